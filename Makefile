@@ -1,0 +1,41 @@
+# Tearing the book — the course's commands. Everything runs from .venv/ at the repo root.
+VENV   := .venv
+PY     := $(VENV)/bin/python
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+export MPLBACKEND := Agg
+
+.PHONY: install demo test release lab bench clean-grading
+
+# Set up once (re-run when pyproject.toml or constraints.txt change).
+$(VENV)/.installed: pyproject.toml constraints.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+## The main job: releases, a synthetic class, autograde, feedback, grades CSV, grade table.
+demo: install
+	$(PY) -m course demo
+
+## Every test of the course itself.
+test: install
+	$(PY) -m pytest grader_tests
+
+## Regenerate every release/ notebook from source/ (instructors, after editing source/).
+release: install
+	$(PY) -m course release
+
+## Open the student notebooks in JupyterLab.
+lab: install
+	$(VENV)/bin/jupyter lab --notebook-dir=release
+
+## Timings (printed, never asserted).
+bench: install
+	$(PY) -m course.bench
+
+## Remove local grading output (student data): submitted/, autograded work, feedback, gradebook.
+clean-grading:
+	rm -rf submitted feedback exports gradebook.db
+	find autograded -mindepth 1 ! -name README.md -exec rm -rf {} +

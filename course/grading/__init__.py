@@ -1,0 +1,1 @@
+"""TA and instructor tooling: releases, autograding, the demo class. Never imported by lessons."""

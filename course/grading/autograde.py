@@ -1,0 +1,47 @@
+"""Autograde collected submissions one student at a time, so each failure has a name."""
+import re
+from pathlib import Path
+
+from .course_dir import nbgrader
+from .gradebook_csv import Outcome
+
+
+def submitted_students(root: Path, assignment: str) -> list[str]:
+    folder = root / "submitted"
+    return sorted(p.name for p in folder.iterdir() if (p / assignment).is_dir()) if folder.is_dir() else []
+
+
+def _reason(log: str) -> str:
+    """The most telling line of a failed nbgrader run."""
+    for pattern in (r"(NotJSONError|JSONDecodeError|ValidationError)[^\n]*",
+                    r"\[AutogradeApp \| ERROR\] ([^\n]+)"):
+        match = re.search(pattern, log)
+        if match:
+            return match.group(0)[:160]
+    lines = [line for line in log.splitlines() if line.strip()]
+    return lines[-1][:160] if lines else "nbgrader failed without a message"
+
+
+def autograde_student(root: Path, assignment: str, student: str, timeout: float = 600) -> Outcome:
+    """Autograde one student; return their score, or "not graded" and why."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    result = nbgrader("autograde", assignment, "--student", student, "--create", "--force",
+                      root=root, check=False, timeout=timeout)
+    graded = (root / "autograded" / student / assignment)
+    if result.returncode == 0 and graded.is_dir() and any(graded.glob("*.ipynb")):
+        with Gradebook(_db_url(root)) as gb:
+            try:
+                sub = gb.find_submission(assignment, student)
+                return Outcome(student, assignment, "graded", sub.score, sub.max_score)
+            except MissingEntry:
+                pass
+    return Outcome(student, assignment, "not graded", None, None,
+                   _reason(result.stdout + result.stderr))
+
+
+def _db_url(root: Path) -> str:
+    from traitlets.config import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    return config.CourseDirectory.db_url

@@ -1,0 +1,46 @@
+"""Make submissions from notebooks: the solutions of a source notebook, or any code put
+into the answer cells of a release notebook (reference, wrong and synthetic students)."""
+import copy
+
+import nbformat
+
+_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
+
+
+def grade_id(cell) -> str | None:
+    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+
+
+def is_answer(cell) -> bool:
+    """A cell the student writes in (an autograded or manually graded answer)."""
+    return bool(cell.get("metadata", {}).get("nbgrader", {}).get("solution"))
+
+
+def strip_solution_markers(source: str) -> str:
+    """The solution as a student would have typed it: the marker lines removed."""
+    return "\n".join(line for line in source.splitlines()
+                     if line.strip() not in _MARKERS)
+
+
+def solutions(source_nb) -> dict[str, str]:
+    """Each answer cell's solution in a source notebook, by grade id."""
+    return {grade_id(c): strip_solution_markers(c.source) for c in source_nb.cells if is_answer(c)}
+
+
+def fill(release_nb, answers: dict[str, str]):
+    """A copy of ``release_nb`` whose answer cells named in ``answers`` hold that text."""
+    unknown = set(answers) - {grade_id(c) for c in release_nb.cells if is_answer(c)}
+    if unknown:
+        raise KeyError(f"no answer cell with grade id {sorted(unknown)}")
+    nb = copy.deepcopy(release_nb)
+    for cell in nb.cells:
+        if is_answer(cell) and grade_id(cell) in answers:
+            cell.source = answers[grade_id(cell)]
+    return nb
+
+
+def reference_submission(source_path, release_path, overrides: dict[str, str] | None = None):
+    """The release filled with the source's solutions, then with ``overrides`` on top."""
+    answers = solutions(nbformat.read(source_path, as_version=4))
+    answers.update(overrides or {})
+    return fill(nbformat.read(release_path, as_version=4), answers)

@@ -1,0 +1,1 @@
+"""Student-facing helpers: lesson data, the course tokenizer, widgets and test checks."""

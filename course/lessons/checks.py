@@ -1,0 +1,136 @@
+"""Checks the notebooks' tests use: exact types first, then values, with messages that teach.
+
+A failing check names the case, the rule of the contract it exercises and what the function
+returned. Visible tests also show the expected value; hidden tests keep it to themselves.
+"""
+import signal
+import threading
+from contextlib import contextmanager
+
+_MAX_REPR = 240
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= _MAX_REPR else text[:_MAX_REPR] + f"… ({len(text)} characters)"
+
+
+def describe(value) -> str:
+    """A readable one-line account of a value; chunk lists also get their word counts."""
+    text = f"{_short(value)} (type {type(value).__name__})"
+    if type(value) is list and value and all(type(v) is str for v in value):
+        text += f"; {len(value)} chunk(s) of {[len(v.split()) for v in value]} words"
+    return text
+
+
+def difference(received, expected) -> str | None:
+    """Why ``received`` is not exactly ``expected`` (types compared first), or None if it is."""
+    if type(received) is not type(expected):
+        return f"expected a {type(expected).__name__}, received a {type(received).__name__}"
+    if type(expected) in (list, tuple):
+        if len(received) != len(expected):
+            return f"expected {len(expected)} item(s), received {len(received)}"
+        for i, (r, e) in enumerate(zip(received, expected)):
+            why = difference(r, e)
+            if why:
+                return f"item {i}: {why}"
+        return None
+    if type(expected) is dict:
+        if set(received) != set(expected):
+            return f"expected keys {sorted(map(str, expected))}, received {sorted(map(str, received))}"
+        for key in expected:
+            why = difference(received[key], expected[key])
+            if why:
+                return f"key {key!r}: {why}"
+        return None
+    # Both values now have the same built-in type, so this == is the built-in one.
+    return None if received == expected else "the value differs"
+
+
+def expect(case: str, received, expected, *, rule: str = "", reveal: bool = True) -> None:
+    """Fail with a helpful message unless ``received`` is exactly ``expected``.
+
+    ``reveal=False`` (hidden tests) leaves the expected value out of the message.
+    """
+    why = difference(received, expected)
+    if why is None:
+        return
+    lines = [f"case: {case}"]
+    if rule:
+        lines.append(f"  the contract says: {rule}")
+    lines.append(f"  problem: {why}")
+    if reveal:
+        lines.append(f"  expected: {describe(expected)}")
+    lines.append(f"  received: {describe(received)}")
+    raise AssertionError("\n".join(lines))
+
+
+def expect_true(case: str, condition: bool, *, rule: str = "", received=None) -> None:
+    """Fail naming the case and the rule unless ``condition`` is the built-in True."""
+    if condition is True:
+        return
+    lines = [f"case: {case}"]
+    if rule:
+        lines.append(f"  the contract says: {rule}")
+    if received is not None:
+        lines.append(f"  received: {describe(received)}")
+    raise AssertionError("\n".join(lines))
+
+
+def expect_raises(case: str, error: type, function, *args, seconds: float = 2.0) -> None:
+    """Fail unless ``function(*args)`` raises ``error`` (within ``seconds``)."""
+    try:
+        with time_limit(seconds, case):
+            result = function(*args)
+    except error:
+        return
+    except CallTimeout:
+        raise
+    except Exception as other:  # a different error is a failure of this case, named
+        raise AssertionError(
+            f"case: {case}\n  expected {error.__name__}, received {type(other).__name__}: {other}"
+        ) from None
+    raise AssertionError(
+        f"case: {case}\n  expected {error.__name__} to be raised, but it returned {describe(result)}"
+    )
+
+
+def call(case: str, function, *args, seconds: float = 2.0):
+    """``function(*args)``, failing by name if it raises or does not return within ``seconds``."""
+    try:
+        with time_limit(seconds, case):
+            return function(*args)
+    except CallTimeout:
+        raise
+    except Exception as error:
+        raise AssertionError(
+            f"case: {case}\n  the call raised {type(error).__name__}: {error}"
+        ) from None
+
+
+class CallTimeout(AssertionError):
+    """A call under test ran past its time limit (usually an endless loop)."""
+
+
+@contextmanager
+def time_limit(seconds: float, case: str):
+    """Interrupt the block after ``seconds`` so an endless loop costs one case, not the kernel."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def _alarm(signum, frame):
+        raise CallTimeout(f"case: {case}\n  did not finish within {seconds} s (an endless loop?)")
+
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def fake_paragraph(n_words: int, tag: str = "w") -> str:
+    """A paragraph of ``n_words`` distinct words (``w0 w1 …``): easy to count and to trace."""
+    return " ".join(f"{tag}{i}" for i in range(n_words))

@@ -1,0 +1,170 @@
+"""Score a source notebook's own tests (hidden ones included) against any implementation.
+
+Two ways, one truth (the notebook's test cells):
+* ``score_in_process`` runs every code cell in a forked child process — fast, for the long
+  lists of wrong and correct implementations;
+* ``autograde`` pushes submissions through the real ``nbgrader autograde`` in a scratch copy of
+  the course and reads the scores from its gradebook.
+"""
+import contextlib
+import io
+import multiprocessing
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from course.grading.course_dir import ROOT, nbgrader, notebooks
+from course.lessons.checks import time_limit
+from course.grading.submissions import grade_id, is_answer, reference_submission, solutions
+
+STUB = "raise NotImplementedError()"
+
+
+@dataclass
+class Report:
+    """Points per test cell, and the failure message of each failed one."""
+
+    points: dict[str, float] = field(default_factory=dict)
+    max_points: dict[str, float] = field(default_factory=dict)
+    failures: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        return sum(self.points.values())
+
+    @property
+    def max_total(self) -> float:
+        return sum(self.max_points.values())
+
+    def summary(self) -> str:
+        lines = [f"{self.total:g}/{self.max_total:g}"]
+        lines += [f"  {gid}: {msg.splitlines()[0] if msg else ''}" for gid, msg in self.failures.items()]
+        return "\n".join(lines)
+
+
+def source_path(assignment: str) -> Path:
+    return notebooks(ROOT, assignment, "source")[0]
+
+
+def release_path(assignment: str) -> Path:
+    return notebooks(ROOT, assignment, "release")[0]
+
+
+def test_cells(nb) -> dict[str, float]:
+    """Grade id -> points of every autograded test cell."""
+    return {grade_id(c): float(c.metadata["nbgrader"].get("points", 0)) for c in nb.cells
+            if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")
+            and not is_answer(c)}
+
+
+def _run_cells(cells, queue, cell_seconds):
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    namespace = {"__name__": "__main__"}
+    for gid, source, is_test in cells:
+        try:
+            # Test cells time their own calls (course.lessons.checks); any other cell gets the
+            # per-cell limit the real autograder would apply.
+            limit = contextlib.nullcontext() if is_test else time_limit(cell_seconds, f"cell {gid}")
+            with limit, contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(source, f"<cell {gid}>", "exec"), namespace)
+        except BaseException as error:  # noqa: BLE001 — a cell's failure is data here
+            if is_test:
+                queue.put((gid, f"{type(error).__name__}: {error}"))
+            continue
+        if is_test:
+            queue.put((gid, None))
+    queue.put(("__done__", None))
+
+
+def score_in_process(assignment: str, overrides: dict[str, str] | None = None, *,
+                     blank: bool = False, timeout: float = 60, cell_seconds: float = 5) -> Report:
+    """Run the source notebook with ``overrides`` in its answer cells and score its tests."""
+    nb = nbformat.read(source_path(assignment), as_version=4)
+    answers = solutions(nb)
+    if blank:
+        answers = {gid: STUB for gid in answers}
+    answers.update(overrides or {})
+    tests = test_cells(nb)
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        gid = grade_id(cell)
+        source = answers[gid] if is_answer(cell) else cell.source
+        cells.append((gid, source, gid in tests))
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_run_cells, args=(cells, queue, cell_seconds))
+    child.start()
+    report = Report(max_points=dict(tests))
+    results = {}
+    try:
+        while True:
+            gid, failure = queue.get(timeout=timeout)
+            if gid == "__done__":
+                break
+            results[gid] = failure
+    except Exception:  # the child hung or died: what it did not report has failed
+        pass
+    finally:
+        child.kill()
+        child.join()
+    for gid, points in tests.items():
+        failure = results.get(gid, "did not run (the notebook hung or crashed before it)")
+        report.points[gid] = points if failure is None else 0.0
+        if failure is not None:
+            report.failures[gid] = failure
+    return report
+
+
+def scratch_course(assignments: list[str]) -> Path:
+    """A throwaway copy of the course (config, sources) with its own gradebook, releases made."""
+    root = Path(tempfile.mkdtemp(prefix="course-"))
+    shutil.copy(ROOT / "nbgrader_config.py", root)
+    for assignment in assignments:
+        shutil.copytree(ROOT / "source" / assignment, root / "source" / assignment)
+        nbgrader("generate_assignment", assignment, "--force", root=root)
+    return root
+
+
+def autograde(assignment: str, submissions: dict[str, object], root: Path | None = None) -> dict:
+    """Autograde ``submissions`` (student id -> notebook, or raw bytes) with real nbgrader.
+
+    Returns student id -> (score, max score), or the error text for a student nbgrader could
+    not grade.
+    """
+    from nbgrader.api import Gradebook, MissingEntry
+
+    root = root or scratch_course([assignment])
+    name = source_path(assignment).name
+    for student, nb in submissions.items():
+        folder = root / "submitted" / student / assignment
+        folder.mkdir(parents=True, exist_ok=True)
+        if isinstance(nb, bytes):
+            (folder / name).write_bytes(nb)
+        else:
+            nbformat.write(nb, folder / name)
+    result = nbgrader("autograde", assignment, "--create", "--force", root=root, check=False)
+    scores = {}
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        for student in submissions:
+            try:
+                sub = gb.find_submission(assignment, student)
+                scores[student] = (sub.score, sub.max_score)
+            except MissingEntry:
+                scores[student] = result.stdout + result.stderr
+    return scores
+
+
+def submission(assignment: str, overrides: dict[str, str] | None = None):
+    """The release notebook filled with the reference solutions plus ``overrides``."""
+    return reference_submission(source_path(assignment), release_path(assignment), overrides)
+
+
+def run(cmd, **kwargs):
+    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
