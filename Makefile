@@ -33,7 +33,7 @@ lab: install
 
 ## Timings (printed, never asserted).
 bench: install
-	$(PY) -m course.bench
+	$(PY) -m course.grading.bench
 
 ## Remove local grading output (student data): submitted/, autograded work, feedback, gradebook.
 clean-grading:

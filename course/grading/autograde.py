@@ -13,19 +13,33 @@ def submitted_students(root: Path, assignment: str) -> list[str]:
 
 def _reason(log: str) -> str:
     """The most telling line of a failed nbgrader run."""
-    for pattern in (r"(NotJSONError|JSONDecodeError|ValidationError)[^\n]*",
-                    r"\[AutogradeApp \| ERROR\] ([^\n]+)"):
-        match = re.search(pattern, log)
-        if match:
-            return match.group(0)[:160]
+    match = re.search(r"\[AutogradeApp \| ERROR\] ([^\n]+)", log)
+    if match:
+        return match.group(1)[:160]
     lines = [line for line in log.splitlines() if line.strip()]
     return lines[-1][:160] if lines else "nbgrader failed without a message"
+
+
+def unreadable(folder: Path) -> str | None:
+    """Why a submitted notebook in ``folder`` cannot be read, naming the file; else None."""
+    import nbformat
+
+    for path in sorted(folder.glob("*.ipynb")):
+        try:
+            nbformat.read(path, as_version=4)
+        except Exception as error:  # any way a file fails to be a notebook is reported
+            first = str(error).strip().splitlines()[0][:120] if str(error).strip() else ""
+            return f"{path.name} is not a readable notebook ({type(error).__name__}: {first})"
+    return None
 
 
 def autograde_student(root: Path, assignment: str, student: str, timeout: float = 600) -> Outcome:
     """Autograde one student; return their score, or "not graded" and why."""
     from nbgrader.api import Gradebook, MissingEntry
 
+    problem = unreadable(root / "submitted" / student / assignment)
+    if problem:
+        return Outcome(student, assignment, "not graded", None, None, problem)
     result = nbgrader("autograde", assignment, "--student", student, "--create", "--force",
                       root=root, check=False, timeout=timeout)
     graded = (root / "autograded" / student / assignment)

@@ -1,0 +1,33 @@
+"""The main job, `make demo`, on a scratch copy of the course: every student ends as expected."""
+import csv
+import shutil
+import tempfile
+from pathlib import Path
+
+from course.grading import demo
+from course.grading.course_dir import ROOT, assignments
+
+
+def test_demo_cycle_grades_the_synthetic_class(capsys):
+    root = Path(tempfile.mkdtemp(prefix="demo-"))
+    try:
+        shutil.copy(ROOT / "nbgrader_config.py", root)
+        shutil.copytree(ROOT / "source", root / "source")
+        outcomes = demo.run(root)
+        printed = capsys.readouterr().out
+        assert "student" in printed and "not graded" in printed
+        by = {(o.student_id, o.assignment): o for o in outcomes}
+        for assignment in assignments(root):
+            reference, blank = by["reference", assignment], by["blank", assignment]
+            partly, broken = by["partly-done", assignment], by["broken", assignment]
+            assert reference.status == "graded" and reference.score == reference.max_score > 0
+            assert blank.status == "graded" and blank.score == 0
+            assert partly.status == "graded" and 0 < partly.score < partly.max_score
+            assert broken.status == "not graded" and broken.score is None
+            assert "is not a readable notebook" in broken.reason
+            assert list((root / "feedback" / "reference" / assignment).glob("*.html"))
+        rows = list(csv.DictReader((root / "exports" / "grades.csv").open()))
+        assert {r["status"] for r in rows} == {"graded", "not graded"}
+        assert all(r["score"] == "" for r in rows if r["status"] == "not graded")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
