@@ -4,13 +4,13 @@ import os
 from nbgrader.preprocessors import (
     AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, ClearMarkScheme, ClearOutput,
     ClearSolutions, ComputeChecksums, Execute, IgnorePattern, IncludeHeaderFooter,
-    InstantiateTests, LimitOutput, LockCells, OverwriteCells, OverwriteKernelspec,
+    GetGrades, InstantiateTests, LimitOutput, LockCells, OverwriteCells, OverwriteKernelspec,
     SaveAutoGrades, SaveCells,
 )
-from nbconvert.preprocessors import ClearMetadataPreprocessor
+from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 
 from course.grading.preprocessors import (
-    ClearWidgetState, DeduplicateIdsCompletely, StderrIsNotFailure)
+    ClearWidgetState, DeduplicateIdsCompletely, StderrIsNotFailure, TracebacksWithoutSource)
 
 c = get_config()  # noqa: F821  (provided by traitlets when nbgrader loads this file)
 
@@ -45,3 +45,8 @@ c.Execute.interrupt_on_timeout = True
 c.Execute.allow_errors = True   # a failing cell costs that cell, never the whole notebook
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 40
+
+# Feedback: no hidden test, and no traceback quoting one.
+c.GenerateFeedback.preprocessors = [
+    GetGrades, ClearHiddenTests, TracebacksWithoutSource, CSSHTMLHeaderPreprocessor,
+]

@@ -10,10 +10,12 @@ import contextlib
 import io
 import multiprocessing
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
+from html import unescape
 from pathlib import Path
 
 import nbformat
@@ -45,6 +47,29 @@ class Report:
         lines = [f"{self.total:g}/{self.max_total:g}"]
         lines += [f"  {gid}: {msg.splitlines()[0] if msg else ''}" for gid, msg in self.failures.items()]
         return "\n".join(lines)
+
+
+SECRET = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)(.*?)### END \1", re.S)
+
+
+def secret_lines(source: Path, kinds=("SOLUTION", "HIDDEN TESTS")) -> set[str]:
+    """Lines found only inside a source notebook's solutions and/or hidden tests.
+
+    A line that also stands anywhere in the public text (prose, visible code) is not secret.
+    """
+    secret, public = set(), []
+    for cell in nbformat.read(source, as_version=4).cells:
+        for match in SECRET.finditer(cell.source):
+            if match.group(1) in kinds:
+                secret.update(line.strip() for line in match.group(2).splitlines())
+        public.append(SECRET.sub("", cell.source))
+    public_text = "\n".join(public)
+    return {line for line in secret if len(line) >= 8 and line not in public_text}
+
+
+def visible_text(html: str) -> str:
+    """The text a reader sees in an HTML page (tags dropped, entities decoded)."""
+    return unescape(re.sub(r"<[^>]+>", "", html))
 
 
 def source_path(assignment: str) -> Path:

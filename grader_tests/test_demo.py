@@ -5,7 +5,8 @@ import tempfile
 from pathlib import Path
 
 from course.grading import demo
-from course.grading.course_dir import ROOT, assignments
+from course.grading.course_dir import ROOT, assignments, notebooks
+from harness import secret_lines, visible_text
 
 
 def test_demo_cycle_grades_the_synthetic_class(capsys):
@@ -26,8 +27,21 @@ def test_demo_cycle_grades_the_synthetic_class(capsys):
             assert broken.status == "not graded" and broken.score is None
             assert "is not a readable notebook" in broken.reason
             assert list((root / "feedback" / "reference" / assignment).glob("*.html"))
+            _feedback_keeps_secrets(root, assignment)
         rows = list(csv.DictReader((root / "exports" / "grades.csv").open()))
         assert {r["status"] for r in rows} == {"graded", "not graded"}
         assert all(r["score"] == "" for r in rows if r["status"] == "not graded")
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _feedback_keeps_secrets(root, assignment):
+    """No hidden test line in any student's feedback, failed hidden tests included."""
+    secret = set().union(*(secret_lines(p, kinds=("HIDDEN TESTS",))
+                           for p in notebooks(root, assignment, "source")))
+    for student in ("blank", "partly-done"):
+        for page in (root / "feedback" / student / assignment).glob("*.html"):
+            text = visible_text(page.read_text())
+            assert "case:" in text, f"{page} shows no failing test message"
+            leaked = sorted(line for line in secret if line in text)
+            assert not leaked, f"{page} leaks {leaked[:3]}"

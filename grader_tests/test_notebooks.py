@@ -1,6 +1,5 @@
 """Every assignment: clean sources, releases in sync with them, and nothing secret released."""
 import json
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -9,23 +8,13 @@ import nbformat
 import pytest
 
 from course.grading.course_dir import ROOT, assignments, nbgrader, notebooks
+from harness import secret_lines
 
 ASSIGNMENTS = assignments()
-SECRET = re.compile(r"### BEGIN (SOLUTION|HIDDEN TESTS)(.*?)### END \1", re.S)
 
 
 def _cells(path: Path):
     return json.loads(path.read_text())["cells"]
-
-
-def _secret_and_public_lines(source: Path) -> tuple[set[str], set[str]]:
-    secret, public = set(), set()
-    for cell in _cells(source):
-        text = "".join(cell["source"])
-        for match in SECRET.finditer(text):
-            secret.update(line.strip() for line in match.group(2).splitlines())
-        public.update(line.strip() for line in SECRET.sub("", text).splitlines())
-    return {line for line in secret - public if len(line) >= 8}, public
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
@@ -43,7 +32,7 @@ def test_source_has_no_outputs_or_counts(assignment):
 def test_release_holds_no_solution_or_hidden_test(assignment):
     for source, release in zip(notebooks(ROOT, assignment, "source"),
                                notebooks(ROOT, assignment, "release")):
-        secret, _ = _secret_and_public_lines(source)
+        secret = secret_lines(source)
         assert secret, f"{source.name} has no solutions or hidden tests at all"
         released = "\n".join("".join(c["source"]) for c in _cells(release))
         assert "BEGIN SOLUTION" not in released and "HIDDEN TESTS" not in released

@@ -40,3 +40,19 @@ class DeduplicateIdsCompletely(DeduplicateIds):
         if cell.metadata.get("nbgrader") == {}:
             del cell.metadata["nbgrader"]
         return cell, resources
+
+
+class TracebacksWithoutSource(NbGraderPreprocessor):
+    """Reduce each error output to ``Name: message`` for feedback.
+
+    An IPython traceback quotes the failing line of the cell, so a failed hidden test would
+    show its own source (and its expected value) to the student. The course's test messages
+    already name the case, the rule and what was received.
+    """
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type == "code":
+            for output in cell.get("outputs", []):
+                if output.get("output_type") == "error":
+                    output["traceback"] = [f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"]
+        return cell, resources
