@@ -68,7 +68,8 @@ SECURITY_BRIEFING = (
     "working day and would rather hear a question twice than miss an incident once."
 )
 
-# Two well-formed sections, each a tidy paragraph. The contractors' question needs both.
+# Two well-formed sections, each a tidy paragraph. The contractors' pay question needs both:
+# the pay rule is in the first, and that it applies to contractors is in the second.
 LEAVE_SECTIONS = (
     # Parental leave — 79 words
     "Every employee receives 16 weeks of paid parental leave after the birth or adoption of a "
@@ -77,11 +78,10 @@ LEAVE_SECTIONS = (
     "base salary, and benefits continue as if the employee were at work. Tell the people team "
     "at least eight weeks ahead so that your work can be covered.",
     # Contractors — 57 words
-    "Contractors engaged for more than six months are covered by the same parental leave "
-    "policy as employees, with leave calculated pro rata for the months already worked. "
-    "Contractors on shorter engagements are not covered and should discuss a pause in their "
-    "contract with their engagement manager. Contractors do not accrue paid holiday; their "
-    "rates already include it.",
+    "Contractors accrue parental leave at 1 day per month worked, up to 12 weeks maximum. "
+    "While on that leave they are paid on the same basis as employees, so the pay rule of the "
+    "parental leave section applies to them. Contractors do not accrue paid holiday; "
+    "their rates already include it. Questions go to their engagement manager.",
 )
 
 
@@ -106,7 +106,7 @@ HANDBOOK_QUESTIONS = (
 )
 
 CONTRACTOR_QUESTION = Question(
-    "How much parental leave do contractors get?",
-    ("16 weeks of paid parental leave",
-     "Contractors engaged for more than six months are covered by the same parental leave"),
+    "What is a contractor paid while on parental leave?",
+    ("Pay during parental leave is the full base salary",
+     "they are paid on the same basis as employees"),
 )
