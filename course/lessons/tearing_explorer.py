@@ -1,0 +1,340 @@
+"""Assignment 3's explorers: one document torn three ways, side by side.
+
+Every widget takes the chunkers to show as parameters, so a student watches *their own*
+``chunk_fixed``, ``chunk_recursive`` and ``chunk_structured`` at work:
+
+* ``tearing_explorer`` — size and overlap sliders over the document, each strategy's chunk
+  boundaries drawn on one lane, the sentences cut in half and the numbers torn from their rule
+  marked in red, the counts in the summary;
+* ``query_explorer`` — a query box showing each strategy's top chunk from the course retriever;
+* ``rate_explorer`` — answerable rate against chunk size for each strategy, with a size slider.
+"""
+import io
+import time
+from html import escape
+
+import ipywidgets as widgets
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from PIL import Image
+
+from .boundary_damage import chunk_body, damage, heading_offsets, locate
+from .checks import time_limit
+from .retriever import chunk_text, top_k
+
+STRATEGIES = ("fixed", "recursive", "structured")
+_COLOURS = {"fixed": ("#4C72B0", "#9DB4D9"), "recursive": ("#DD8452", "#F0BD98"),
+            "structured": ("#55A868", "#A4D3B0")}
+_CUT = "#C0392B"
+
+
+def tearings(chunk_fixed, chunk_recursive, chunk_structured, *, source="document.md"):
+    """name -> function(document, size, overlap) for the three strategies.
+
+    The fixed chunker uses the overlap; the recursive one the size; the structure-aware one
+    cuts at headings and splits a section longer than ``size`` (``max_size=size``).
+    """
+    return {
+        "fixed": lambda document, size, overlap: chunk_fixed(document, size, overlap),
+        "recursive": lambda document, size, overlap: chunk_recursive(document, size),
+        "structured": lambda document, size, overlap: chunk_structured(
+            document, source, max_size=size),
+    }
+
+
+def run_strategy(function, document, size, overlap, seconds=2.0):
+    """(chunks, None) or (None, an error message) — a student's chunker may fail or loop."""
+    try:
+        with time_limit(seconds, "the chunker"):
+            chunks = function(document, size, overlap)
+        if not isinstance(chunks, list):
+            return None, f"returned a {type(chunks).__name__}, not a list"
+        return chunks, None
+    except Exception as error:  # shown to the student, never raised into the widget
+        return None, f"{type(error).__name__}: {error}"
+
+
+def _draw_static(ax, document) -> None:
+    """The parts of the figure no slider changes: lanes, headings, axes."""
+    n = max(1, len(document))
+    for offset, title in heading_offsets(document):
+        ax.axvline(offset, color="#999999", linestyle=":", linewidth=0.8)
+        ax.text(offset, len(STRATEGIES) - 0.35, title[:18], fontsize=6, color="#555555",
+                va="bottom")
+    ax.set_yticks(range(len(STRATEGIES)), list(reversed(STRATEGIES)), fontsize=8)
+    ax.set_xlim(0, n)
+    ax.set_ylim(-0.55, len(STRATEGIES) - 0.05)
+    ax.set_xlabel("character offset in the document (red bar: sentence cut; ▼ number torn "
+                  "from its rule)", fontsize=7)
+    ax.tick_params(axis="x", labelsize=7)
+
+
+def draw_tearings(ax, document, results, damages, size, overlap) -> list:
+    """One lane per strategy: chunks as bars over character offsets, damage marked in red.
+
+    Returns the artists it added, so the next redraw can remove just those.
+    """
+    n = max(1, len(document))
+    artists = []
+    for lane, name in enumerate(STRATEGIES):
+        y = len(STRATEGIES) - 1 - lane
+        chunks, error = results[name]
+        if error is not None:
+            artists.append(ax.text(n / 2, y, f"{name}: {error[:60]}", ha="center", va="center",
+                                   fontsize=7, color=_CUT))
+            continue
+        dark, light = _COLOURS[name]
+        bars = ([], [])
+        for i, place in enumerate(locate(document, chunks)):
+            if place is not None:
+                bars[i % 2].append((place[0], max(place[1] - place[0], 1)))
+        for parity, colour in ((0, dark), (1, light)):
+            if bars[parity]:
+                shift = 0.13 if parity else -0.13
+                artists.append(ax.broken_barh(bars[parity], (y + shift - 0.11, 0.22),
+                                              facecolors=colour, edgecolors="white", linewidth=0.5))
+        hurt = damages[name]
+        if hurt.cut:
+            artists.append(ax.broken_barh([(s, e - s) for s, e in hurt.cut], (y - 0.42, 0.06),
+                                          facecolors=_CUT))
+        if hurt.separated:
+            artists.extend(ax.plot([pos for pos, _ in hurt.separated], [y - 0.30] * len(hurt.separated),
+                                   linestyle="none", marker="v", markersize=5, color=_CUT))
+    artists.append(ax.text(0.5, 1.03, f"size {size}, overlap {overlap} (fixed only)",
+                           transform=ax.transAxes, ha="center", va="bottom", fontsize=8))
+    for artist in artists:
+        artist.set_animated(True)  # painted by the blitter only, never into the background
+    return artists
+
+
+def _png(figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+class Blitter:
+    """Render a figure's static parts once; each redraw paints only the artists that change.
+
+    Restoring the cached background and drawing a few collections takes a few milliseconds,
+    where a full ``savefig`` takes tens: this is what keeps the sliders instant.
+    """
+
+    def __init__(self, figure):
+        self.figure = figure
+        self.canvas = FigureCanvasAgg(figure)
+        self.canvas.draw()
+        self.background = self.canvas.copy_from_bbox(figure.bbox)
+
+    def png(self, artists) -> bytes:
+        self.canvas.restore_region(self.background)
+        renderer = self.canvas.get_renderer()
+        for artist in artists:
+            artist.draw(renderer)
+        width, height = self.canvas.get_width_height()
+        picture = Image.frombuffer("RGBA", (width, height), self.canvas.buffer_rgba())
+        buffer = io.BytesIO()
+        picture.save(buffer, format="png", compress_level=1)
+        return buffer.getvalue()
+
+
+def _summary_rows(document, results, damages, questions, judge) -> str:
+    head = ("<tr><th>strategy</th><th>chunks</th><th>longest</th><th>sentences cut</th>"
+            "<th>numbers torn from their rule</th>")
+    if questions and judge:
+        head += "<th>questions answerable from one chunk</th>"
+    rows = [head + "</tr>"]
+    for name in STRATEGIES:
+        chunks, error = results[name]
+        if error is not None:
+            rows.append(f"<tr class='{name}'><td>{name}</td><td colspan='5'>⚠ "
+                        f"{escape(error)}</td></tr>")
+            continue
+        hurt = damages[name]
+        longest = max((len(chunk_text(c)) if isinstance(chunk_text(c), str) else 0
+                       for c in chunks), default=0)
+        cells = [name, f"<b class='chunk-count'>{len(chunks)}</b>", str(longest),
+                 f"<span class='sentences-cut'>{len(hurt.cut)}</span> of {len(hurt.sentences)}",
+                 f"<span class='numbers-torn'>{len(hurt.separated)}</span> of {len(hurt.numbers)}"]
+        if questions and judge:
+            try:
+                ok = sum(bool(judge(chunks, q.evidence)) for q in questions)
+                cells.append(f"<span class='answerable'>{ok}</span> of {len(questions)}")
+            except Exception as error:
+                cells.append(f"⚠ {escape(type(error).__name__)}")
+        rows.append(f"<tr class='{name}'>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    return "<table class='tearing-summary'>" + "".join(rows) + "</table>"
+
+
+def tearing_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, size=180,
+                     overlap=40, *, source="document.md", questions=None, judge=None,
+                     low=40, high=400, step=10):
+    """Size and overlap sliders over ``document`` torn by the three chunkers given.
+
+    With ``questions`` (``Question`` objects) and ``judge(chunks, evidence) -> bool`` (the
+    student's ``answerable``), the summary also counts the questions one chunk can answer.
+    """
+    strategies = tearings(chunk_fixed, chunk_recursive, chunk_structured, source=source)
+    size_slider = widgets.IntSlider(value=size, min=low, max=high, step=step,
+                                    description="size", continuous_update=True)
+    overlap_slider = widgets.IntSlider(value=overlap, min=0, max=min(high - step, 150), step=5,
+                                       description="overlap", continuous_update=True)
+    summary = widgets.HTML()
+    image = widgets.Image(format="png")
+    figure = Figure(figsize=(8, 2.7), dpi=72)
+    ax = figure.add_subplot()
+    figure.subplots_adjust(left=0.1, right=0.98, top=0.88, bottom=0.2)
+    _draw_static(ax, document)
+    blitter = Blitter(figure)
+    drawn = []
+
+    def redraw(change=None):
+        started = time.perf_counter()
+        size_now, overlap_now = size_slider.value, overlap_slider.value
+        results = {name: run_strategy(function, document, size_now, overlap_now)
+                   for name, function in strategies.items()}
+        damages = {name: damage(document, chunks) for name, (chunks, error) in results.items()
+                   if error is None}
+        for artist in drawn:
+            artist.remove()
+        drawn[:] = draw_tearings(ax, document, results, damages, size_now, overlap_now)
+        image.value = blitter.png(drawn)
+        elapsed = 1000 * (time.perf_counter() - started)
+        summary.value = (f"<div>size <b class='size'>{size_now}</b> characters, overlap "
+                         f"<b class='overlap'>{overlap_now}</b></div>"
+                         + _summary_rows(document, results, damages, questions, judge)
+                         + f"<small>redrawn in {elapsed:.0f} ms</small>")
+        box.last_ms = elapsed
+
+    box = widgets.VBox([widgets.HBox([size_slider, overlap_slider]), summary, image])
+    size_slider.observe(redraw, names="value")
+    overlap_slider.observe(redraw, names="value")
+    redraw()
+    box.redraw = redraw  # for benchmarks and tests
+    box.slider, box.overlap_slider, box.summary, box.image = size_slider, overlap_slider, summary, image
+    return box
+
+
+def _shorten(text: str, limit: int = 260) -> str:
+    return text if len(text) <= limit else text[:limit] + " …"
+
+
+def query_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, *, size=180,
+                   overlap=40, source="document.md", query="", questions=(), judge=None, k=1):
+    """A query box (and a menu of known questions) showing each strategy's top ``k`` chunks.
+
+    When the query is one of ``questions``, each strategy's top chunk is judged with
+    ``judge(chunks, evidence)`` (the student's ``answerable``) on that one chunk.
+    """
+    strategies = tearings(chunk_fixed, chunk_recursive, chunk_structured, source=source)
+    known = {q.text: q for q in questions}
+    menu = widgets.Dropdown(options=[""] + list(known), value=query if query in known else "",
+                            description="questions")
+    box_text = widgets.Text(value=query, description="query", continuous_update=False,
+                            layout=widgets.Layout(width="32em"))
+    size_slider = widgets.IntSlider(value=size, min=40, max=400, step=10, description="size")
+    view = widgets.HTML()
+
+    def redraw(change=None):
+        text = box_text.value.strip()
+        parts = [f"<div>top {k} for <b class='query'>{escape(text) or '(type a query)'}</b> "
+                 f"at size {size_slider.value}</div>"]
+        question = known.get(text)
+        for name, function in strategies.items():
+            chunks, error = run_strategy(function, document, size_slider.value, overlap)
+            if error is not None:
+                parts.append(f"<p><b>{name}</b>: ⚠ {escape(error)}</p>")
+                continue
+            if not text or not chunks:
+                continue
+            best = top_k(text, chunks, k)
+            for rank, (index, score) in enumerate(best, start=1):
+                shown = chunk_text(chunks[index])
+                verdict = ""
+                if question is not None and judge is not None:
+                    whole = bool(judge([shown], question.evidence))
+                    verdict = (" — <b class='complete'>holds the complete answer</b>" if whole
+                               else " — <span class='incomplete'>not the complete answer</span>")
+                parts.append(f"<p><b>{name}</b> #{rank} (chunk {index}, score {score:.2f})"
+                             f"{verdict}<br><code style='white-space:pre-wrap'>"
+                             f"{escape(_shorten(str(shown)))}</code></p>")
+        view.value = "".join(parts)
+
+    def pick(change):
+        if menu.value:
+            box_text.value = menu.value
+
+    menu.observe(pick, names="value")
+    box_text.observe(redraw, names="value")
+    size_slider.observe(redraw, names="value")
+    redraw()
+    box = widgets.VBox([widgets.HBox([menu, size_slider]), box_text, view])
+    box.redraw, box.query, box.view, box.slider = redraw, box_text, view, size_slider
+    return box
+
+
+def answerable_rates(strategies, documents, sizes, judge, overlap_share=0.2):
+    """name -> [rate at each size]: the share of questions one chunk can answer.
+
+    ``documents`` is a list of (document, questions); the fixed chunker overlaps by
+    ``overlap_share`` of the size.
+    """
+    rates = {name: [] for name in strategies}
+    for size in sizes:
+        overlap = int(size * overlap_share)
+        for name, function in strategies.items():
+            ok = total = 0
+            for document, questions in documents:
+                chunks, error = run_strategy(function, document, size, overlap)
+                for question in questions:
+                    total += 1
+                    if error is None:
+                        try:
+                            ok += bool(judge(chunks, question.evidence))
+                        except Exception:
+                            pass
+            rates[name].append(ok / total if total else 0.0)
+    return rates
+
+
+def rate_explorer(chunk_fixed, chunk_recursive, chunk_structured, documents, judge, *,
+                  sizes=tuple(range(40, 481, 20)), size=160, source="document.md"):
+    """Answerable rate against chunk size for each strategy; the slider marks one size."""
+    strategies = tearings(chunk_fixed, chunk_recursive, chunk_structured, source=source)
+    rates = answerable_rates(strategies, documents, sizes, judge)
+    slider = widgets.SelectionSlider(options=list(sizes), value=size if size in sizes else sizes[0],
+                                     description="size", continuous_update=True)
+    summary = widgets.HTML()
+    image = widgets.Image(format="png")
+    figure = Figure(figsize=(7, 2.8), dpi=80)
+    ax = figure.add_subplot()
+    figure.subplots_adjust(left=0.1, right=0.98, top=0.9, bottom=0.17)
+    count = sum(len(q) for _, q in documents)
+
+    for name in STRATEGIES:
+        ax.plot(sizes, rates[name], marker="o", markersize=3, label=name, color=_COLOURS[name][0])
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("chunk size (characters)", fontsize=8)
+    ax.set_ylabel("answerable rate", fontsize=8)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title(f"{count} questions with known evidence", fontsize=8)
+    blitter = Blitter(figure)
+    marker = ax.axvline(sizes[0], color="black", linestyle="--", linewidth=1, animated=True)
+
+    def redraw(change=None):
+        marker.set_xdata([slider.value, slider.value])
+        image.value = blitter.png([marker])
+        at = sizes.index(slider.value)
+        summary.value = "size <b>{}</b>: ".format(slider.value) + ", ".join(
+            f"{name} <b class='rate-{name}'>{rates[name][at]:.0%}</b>" for name in STRATEGIES)
+
+    slider.observe(redraw, names="value")
+    redraw()
+    box = widgets.VBox([widgets.HBox([slider, summary]), image])
+    box.redraw, box.slider, box.summary, box.image, box.rates = redraw, slider, summary, image, rates
+    return box
+
+
+def text_view(text: str):
+    """Plain text (a table the notebook printed to a string) as a widget a reveal can show."""
+    return widgets.HTML(f"<pre class='text-view'>{escape(text)}</pre>")

@@ -1,0 +1,279 @@
+"""Assignment 3 grading: fair to every correct chunker, hard on every plausible mistake.
+
+The long lists run the notebook's own tests (hidden ones included) in process; a
+representative set goes through the real ``nbgrader autograde``. Then the structure-aware
+contract is checked with the solution on real markdown the course did not write (installed
+packages' READMEs), and the assignment's widgets are driven like a student would.
+"""
+import importlib.metadata
+import re
+import time
+
+import nbformat
+import pytest
+
+from course.grading.submissions import solutions
+from course.lessons.documents import (CONTRACTOR_LEAVE, HR_LEAVE, HR_QUESTIONS, POLICY,
+                                      POLICY_QUESTIONS)
+from harness import autograde, release_path, score_in_process, scratch_course, source_path, submission
+from implementations.a3_tearings import CORRECT, WRONG
+
+A3 = "03-three-tearings"
+FULL = 46.0
+
+
+def test_solution_earns_full_marks_in_process():
+    report = score_in_process(A3)
+    assert report.max_total == FULL
+    assert report.total == FULL, report.summary()
+
+
+def test_blank_release_earns_nothing_in_process():
+    assert score_in_process(A3, blank=True).total == 0
+
+
+def test_at_least_twenty_mistakes_and_six_correct_variants():
+    assert len(WRONG) >= 20 and len(CORRECT) >= 6
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_each_mistake_loses_points(name):
+    mistake, overrides = WRONG[name]
+    report = score_in_process(A3, overrides)
+    assert report.total < FULL, f"{name} ({mistake}) earned full marks"
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT))
+def test_each_correct_variant_earns_full_marks(name):
+    report = score_in_process(A3, CORRECT[name])
+    assert report.total == FULL, f"{name}: {report.summary()}"
+
+
+REAL_WRONG = ["fixed-blind-loop", "recursive-strips", "structured-find-after-chunking",
+              "severed-ignores-missing-parts"]
+REAL_CORRECT = ["all-four-rewritten-together", "structured-regex-with-extra-keys"]
+
+
+@pytest.fixture(scope="module")
+def real_scores():
+    """One scratch course, one real autograde run over a representative class."""
+    class_ = {
+        "reference": submission(A3),
+        "blank": nbformat.read(release_path(A3), as_version=4),
+        **{f"wrong-{n}": submission(A3, WRONG[n][1]) for n in REAL_WRONG},
+        **{f"correct-{n}": submission(A3, CORRECT[n]) for n in REAL_CORRECT},
+    }
+    started = time.perf_counter()
+    scores = autograde(A3, class_, root=scratch_course([A3]))
+    scores["__seconds_per_submission__"] = (time.perf_counter() - started) / len(class_)
+    return scores
+
+
+def test_real_autograde_gives_the_solution_full_marks(real_scores):
+    print(f"autograde: {real_scores['__seconds_per_submission__']:.2f} s per submission")
+    assert real_scores["reference"] == (FULL, FULL)
+
+
+def test_real_autograde_gives_the_blank_release_zero(real_scores):
+    assert real_scores["blank"] == (0.0, FULL)
+
+
+@pytest.mark.parametrize("name", REAL_WRONG)
+def test_real_autograde_agrees_on_mistakes(real_scores, name):
+    score, max_score = real_scores[f"wrong-{name}"]
+    assert max_score == FULL and score < FULL
+    assert score == score_in_process(A3, WRONG[name][1]).total
+
+
+@pytest.mark.parametrize("name", REAL_CORRECT)
+def test_real_autograde_agrees_on_correct_variants(real_scores, name):
+    assert real_scores[f"correct-{name}"] == (FULL, FULL)
+
+
+# --------------------------------------------------------------------- the solution on real READMEs
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The instructor's A3 functions, executed from the source notebook."""
+    namespace = {}
+    for code in solutions(nbformat.read(source_path(A3), as_version=4)).values():
+        exec(code, namespace)
+    return namespace
+
+
+_FENCE = re.compile(r" {0,3}(```|~~~)")
+_HEADING = re.compile(r"(#{1,6}) (.*)")
+
+
+def _outline(document):
+    """An independent oracle: (line start, heading path or None) per line, and fenced '#' lines."""
+    lines, fenced_hashes, fence, stack, at = [], [], None, [], 0
+    for line in document.split("\n"):
+        opener = _FENCE.match(line)
+        if fence:
+            if opener and opener.group(1) == fence:
+                fence = None
+            elif line.startswith("#"):
+                fenced_hashes.append(line)
+            lines.append((at, None))
+        elif opener:
+            fence = opener.group(1)
+            lines.append((at, None))
+        elif _HEADING.match(line):
+            hashes, title = _HEADING.match(line).groups()
+            stack = [(lv, t) for lv, t in stack if lv < len(hashes)] + [(len(hashes), title.strip())]
+            lines.append((at, [t for _, t in stack]))
+        else:
+            lines.append((at, None))
+        at += len(line) + 1
+    return lines, fenced_hashes
+
+
+def _readmes():
+    """Markdown long descriptions of installed packages with headings and '#' lines in fences."""
+    found = {}
+    for dist in importlib.metadata.distributions():
+        meta = dist.metadata
+        kind = (meta.get("Description-Content-Type") or "").lower()
+        text = meta.get_payload() or meta.get("Description") or ""
+        if "markdown" not in kind or len(text) < 2000:
+            continue
+        lines, fenced_hashes = _outline(text)
+        if fenced_hashes and sum(p is not None for _, p in lines) >= 3:
+            found[meta["Name"]] = text
+    return dict(sorted(found.items())[:8])
+
+
+READMES = _readmes()
+
+
+def test_real_readmes_were_found():
+    assert len(READMES) >= 2, "expected installed packages with markdown READMEs and fenced '#' lines"
+
+
+@pytest.mark.parametrize("name", sorted(READMES))
+def test_structured_metadata_on_a_real_readme(reference, name):
+    document = READMES[name]
+    chunks = reference["chunk_structured"](document, f"{name}/README.md")
+    lines, fenced_hashes = _outline(document)
+    headings = [(at, path) for at, path in lines if path is not None]
+    assert chunks and [c["index"] for c in chunks] == list(range(len(chunks)))
+    for chunk in chunks:
+        assert document[chunk["start"]:chunk["end"]] == chunk["body"] == chunk["body"].strip() != ""
+        assert chunk["source"] == f"{name}/README.md"
+        before = [path for at, path in headings if at < chunk["start"]]
+        expected_path = before[-1] if before else []
+        assert chunk["heading_path"] == expected_path, (chunk["start"], chunk["heading_path"])
+        prefix = " > ".join(expected_path) + ": " if expected_path else ""
+        assert chunk["text"] == prefix + chunk["body"]
+        # no heading line (outside fences) inside a body
+        inside = [at for at, path in headings if chunk["start"] <= at < chunk["end"]]
+        assert not inside, f"a heading at {inside[0]} sits inside a chunk's body"
+    titles = {t for c in chunks for t in c["heading_path"]}
+    real_titles = {p[-1] for _, p in headings}
+    for line in fenced_hashes:
+        match = _HEADING.match(line)
+        if match and match.group(2).strip() not in real_titles:
+            assert match.group(2).strip() not in titles, f"fenced line {line!r} taken as a heading"
+    # every non-blank character outside heading lines is in exactly one body
+    covered = sum(len("".join(c["body"].split())) for c in chunks)
+    heading_chars = sum(len("".join(document[at:].split("\n", 1)[0].split())) for at, _ in headings)
+    assert covered == len("".join(document.split())) - heading_chars
+    # with max_size, pieces keep the metadata and the offsets
+    pieces = reference["chunk_structured"](document, "r", max_size=300)
+    assert all(len(p["body"]) <= 300 and document[p["start"]:p["end"]] == p["body"] for p in pieces)
+    assert [p["index"] for p in pieces] == list(range(len(pieces)))
+    assert {tuple(p["heading_path"]) for p in pieces} == {tuple(c["heading_path"]) for c in chunks}
+
+
+# --------------------------------------------------------------------- widgets
+
+
+def _judge(chunks, evidence):
+    texts = [c["text"] if isinstance(c, dict) else c for c in chunks]
+    return any(all(part in t for part in evidence) for t in texts)
+
+
+def test_course_ships_no_a3_graded_function():
+    from pathlib import Path
+    for path in (Path(__file__).resolve().parents[1] / "course").rglob("*.py"):
+        text = path.read_text()
+        for name in ("chunk_fixed", "chunk_recursive", "chunk_structured", "severed", "chunk_spans"):
+            assert f"def {name}(" not in text, f"{path} defines graded function {name}"
+
+
+def test_tearing_explorer_redraws_fast_with_the_students_chunkers(reference):
+    from course.lessons.tearing_explorer import tearing_explorer
+    r = reference
+    box = tearing_explorer(r["chunk_fixed"], r["chunk_recursive"], r["chunk_structured"], POLICY, 180, 40,
+                           source="policy.md", questions=POLICY_QUESTIONS, judge=_judge)
+    summary, image = box.summary.value, bytes(box.image.value)
+    assert image.startswith(b"\x89PNG")
+    assert re.findall(r"class='chunk-count'>(\d+)<", summary) == ["5", "6", "5"]
+    assert re.findall(r"class='sentences-cut'>(\d+)<", summary) == ["1", "1", "1"]
+    assert re.findall(r"class='numbers-torn'>(\d+)<", summary) == ["0", "3", "3"]
+    box.slider.value = 300
+    assert box.summary.value != summary and bytes(box.image.value) != image
+    assert re.findall(r"class='chunk-count'>(\d+)<", box.summary.value) == ["3", "3", "3"]
+    overlap_summary = box.summary.value
+    box.overlap_slider.value = 100
+    assert box.summary.value != overlap_summary
+    timings = []
+    for size in range(60, 400, 20):
+        started = time.perf_counter()
+        box.slider.value = size
+        timings.append(1000 * (time.perf_counter() - started))
+    median = sorted(timings)[len(timings) // 2]
+    print(f"tearing explorer redraw: median {median:.0f} ms, max {max(timings):.0f} ms")
+    assert median < 100
+
+
+def test_tearing_explorer_shows_a_broken_chunker_instead_of_failing(reference):
+    from course.lessons.tearing_explorer import tearing_explorer
+
+    def broken(*args, **kwargs):
+        raise NotImplementedError()
+    box = tearing_explorer(broken, reference["chunk_recursive"], broken, POLICY)
+    assert box.summary.value.count("NotImplementedError") == 2
+    assert bytes(box.image.value).startswith(b"\x89PNG")
+
+
+def test_query_explorer_shows_each_strategys_top_chunk(reference):
+    from course.lessons.tearing_explorer import query_explorer
+    r = reference
+    box = query_explorer(r["chunk_fixed"], r["chunk_recursive"], r["chunk_structured"], POLICY,
+                         query="hotel budget per night", questions=POLICY_QUESTIONS, judge=_judge)
+    assert box.view.value.count("holds the complete answer") == 1
+    assert box.view.value.count("not the complete answer") == 2
+    before = box.view.value
+    box.query.value = "late reports sign-off"
+    assert box.view.value != before and "VP sign-off" in box.view.value
+
+
+def test_fates_stepper_has_five_steps_and_three_fates(reference):
+    from course.lessons.fates_stepper import fates_stepper
+    r = reference
+    box = fates_stepper(r["chunk_fixed"], r["chunk_recursive"], r["chunk_structured"], r["severed"], _judge,
+                        HR_LEAVE, CONTRACTOR_LEAVE, size=160, overlap=20)
+    assert (box.slider.min, box.slider.max) == (1, 5)
+    seen = []
+    for step in range(1, 6):
+        box.slider.value = step
+        seen.append(box.view.value)
+        assert f"step {step} / 5" in box.view.value
+    assert len(set(seen)) == 5
+    assert "fate-torn" in seen[1] and "fate-whole" in seen[2] and "fate-whole" in seen[3]
+    assert seen[4].count("retrieved-complete") == 1
+
+
+def test_rate_explorer_moves_its_marker(reference):
+    from course.lessons.tearing_explorer import rate_explorer
+    r = reference
+    box = rate_explorer(r["chunk_fixed"], r["chunk_recursive"], r["chunk_structured"],
+                        [(POLICY, POLICY_QUESTIONS), (HR_LEAVE, HR_QUESTIONS)], _judge, size=120)
+    assert "rate-fixed'>57%" in box.summary.value and "rate-structured'>79%" in box.summary.value
+    image, summary = bytes(box.image.value), box.summary.value
+    box.slider.value = 200
+    assert bytes(box.image.value) != image and box.summary.value != summary
+    assert all(rates[-1] == 1.0 for rates in box.rates.values())
