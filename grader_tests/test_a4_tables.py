@@ -1,0 +1,254 @@
+"""Assignment 4 grading: fair to every correct table chunker, hard on every plausible mistake.
+
+The long lists run the notebook's own tests (hidden ones included) in process; a
+representative set goes through the real ``nbgrader autograde``. Then the data the notebook
+uses and its widgets.
+"""
+import copy
+import time
+
+import nbformat
+import pytest
+
+from course.grading.submissions import solutions
+from course.lessons.documents import PER_DIEM_QUERY, POLICY_WITH_PER_DIEM
+from course.lessons.paragraph_sets import Question
+from course.lessons.table_documents import (
+    FENCE_PIPE_LINES, HOTEL_ROWS, HOTEL_TABLE, LESSON_PER_DIEM_ROWS, PER_DIEM_ROWS, PER_DIEM_TABLE,
+    PIPE_PROSE_LINES, TABLE_QUESTIONS, TRAVEL_HANDBOOK)
+from course.lessons.table_explorer import (
+    FULL, PART, retrieval_side_by_side, row_coverage, table_explorer, table_stats)
+from harness import autograde, release_path, score_in_process, scratch_course, source_path, submission
+from implementations.a4_tables import CORRECT, WRONG
+
+A4 = "04-table-rescue"
+FULL_MARKS = 50.0
+
+
+# --------------------------------------------------------------------------- grading proofs
+
+
+def test_solution_earns_full_marks_in_process():
+    report = score_in_process(A4)
+    assert report.max_total == FULL_MARKS
+    assert report.total == FULL_MARKS, report.summary()
+
+
+def test_blank_release_earns_nothing_in_process():
+    assert score_in_process(A4, blank=True).total == 0
+
+
+def test_at_least_fifteen_mistakes_and_five_correct_variants():
+    assert len(WRONG) >= 15 and len(CORRECT) >= 5
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_each_mistake_loses_points(name):
+    mistake, overrides = WRONG[name]
+    report = score_in_process(A4, overrides)
+    assert report.total < FULL_MARKS, f"{name} ({mistake}) earned full marks"
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT))
+def test_each_correct_variant_earns_full_marks(name):
+    report = score_in_process(A4, CORRECT[name])
+    assert report.total == FULL_MARKS, f"{name}: {report.summary()}"
+
+
+def test_an_endless_loop_costs_only_its_own_cases():
+    report = score_in_process(A4, WRONG["table-endless-loop"][1])
+    assert set(report.failures) == {"test_chunk_table_inputs"}, report.summary()
+    assert "did not finish" in report.failures["test_chunk_table_inputs"]
+
+
+REAL_WRONG = ["line-one-separator-is-a-table", "table-header-only-in-first-group",
+              "cwt-table-not-atomic", "cwt-splits-long-fence", "answer-apac-chunk-is-enough"]
+REAL_CORRECT = ["cells-and-class-chunker", "sections-then-blocks-with-groupby"]
+
+
+def _without(nb, grade_id):
+    nb = copy.deepcopy(nb)
+    nb.cells = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") != grade_id]
+    return nb
+
+
+@pytest.fixture(scope="module")
+def real_scores():
+    """One scratch course, one real autograde run over a representative class."""
+    reference = submission(A4)
+    class_ = {
+        "reference": reference,
+        "blank": nbformat.read(release_path(A4), as_version=4),
+        "deleted-setup-cell": _without(reference, "setup"),
+        **{f"wrong-{n}": submission(A4, WRONG[n][1]) for n in REAL_WRONG},
+        **{f"correct-{n}": submission(A4, CORRECT[n]) for n in REAL_CORRECT},
+    }
+    started = time.perf_counter()
+    scores = autograde(A4, class_, root=scratch_course([A4]))
+    seconds = time.perf_counter() - started
+    print(f"\nautograde: {len(class_)} submissions in {seconds:.1f} s "
+          f"({seconds / len(class_):.2f} s per submission)")
+    return scores
+
+
+def test_real_autograde_gives_the_solution_full_marks(real_scores):
+    assert real_scores["reference"] == (FULL_MARKS, FULL_MARKS)
+
+
+def test_real_autograde_gives_the_blank_release_zero(real_scores):
+    assert real_scores["blank"] == (0.0, FULL_MARKS)
+
+
+def test_deleting_the_setup_cell_costs_nothing(real_scores):
+    assert real_scores["deleted-setup-cell"] == (FULL_MARKS, FULL_MARKS)
+
+
+@pytest.mark.parametrize("name", REAL_WRONG)
+def test_real_autograde_agrees_on_mistakes(real_scores, name):
+    score, max_score = real_scores[f"wrong-{name}"]
+    assert max_score == FULL_MARKS and score < FULL_MARKS
+    assert score == score_in_process(A4, WRONG[name][1]).total
+
+
+@pytest.mark.parametrize("name", REAL_CORRECT)
+def test_real_autograde_agrees_on_correct_variants(real_scores, name):
+    assert real_scores[f"correct-{name}"] == (FULL_MARKS, FULL_MARKS)
+
+
+# --------------------------------------------------------------------------- the data
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The instructor's A4 functions (and the given fixed chunker), from the source notebook."""
+    nb = nbformat.read(source_path(A4), as_version=4)
+    namespace = {}
+    given = next(c.source for c in nb.cells
+                 if c.metadata.get("nbgrader", {}).get("grade_id") == "given_fixed")
+    exec(given, namespace)
+    answers = solutions(nb)
+    for name in ("is_table_line", "chunk_table", "chunk_with_tables"):
+        exec(answers[name], namespace)
+    return namespace
+
+
+def test_per_diem_data_is_the_lessons_in_both_forms():
+    assert LESSON_PER_DIEM_ROWS == tuple(POLICY_WITH_PER_DIEM.split("## Per-diem rates")[1]
+                                         .strip().splitlines()[-4:])
+    assert PER_DIEM_TABLE in TRAVEL_HANDBOOK
+    assert PER_DIEM_ROWS[1].startswith("|---") and "| APAC | 12 | 40 |" in PER_DIEM_ROWS
+    # the per-diem table sits between other sections, not at the end
+    assert TRAVEL_HANDBOOK.index(PER_DIEM_TABLE) < TRAVEL_HANDBOOK.index("## Hotel caps")
+
+
+def test_hotel_table_has_dozens_of_rows():
+    assert len(HOTEL_ROWS) - 2 == 36 and HOTEL_TABLE in TRAVEL_HANDBOOK
+    assert len({row.split("|")[1] for row in HOTEL_ROWS[2:]}) == 36, "cities repeat"
+
+
+def test_pipe_lines_that_are_not_tables(reference):
+    is_table_line = reference["is_table_line"]
+    lines = TRAVEL_HANDBOOK.splitlines()
+    for line in PIPE_PROSE_LINES:
+        assert line in lines and "|" in line and not is_table_line(line)
+    for line in FENCE_PIPE_LINES:
+        assert line in lines and is_table_line(line), "a fence line that would fool a line test"
+        at = lines.index(line)
+        assert lines[at - 1].startswith("```") and lines[at + 1] == "```"
+
+
+def test_questions_have_evidence_in_the_document_and_in_one_table_aware_chunk(reference):
+    chunks = reference["chunk_with_tables"](TRAVEL_HANDBOOK, 400)
+    for question in TABLE_QUESTIONS:
+        assert isinstance(question, Question)
+        for part in question.evidence:
+            assert part in TRAVEL_HANDBOOK, (question.text, part)
+        assert any(all(p in c for p in question.evidence) for c in chunks), question.text
+
+
+def test_fixed_chunks_tear_the_lessons_table(reference):
+    torn = reference["chunk_fixed"](POLICY_WITH_PER_DIEM, 250, 0)
+    stats = table_stats(LESSON_PER_DIEM_ROWS, torn, focus="APAC")
+    assert stats["cut"] == 1 and stats["focus_with_header"] is False
+
+
+# --------------------------------------------------------------------------- the widgets
+
+
+def _numbers(html: str) -> str:
+    return html.split("<small>redrawn")[0]
+
+
+def test_explorer_builds_with_slider_summary_and_png(reference):
+    box = table_explorer(reference["chunk_table"], HOTEL_TABLE, HOTEL_ROWS, 10, focus="Singapore")
+    assert box.slider.value == 10 and box.slider.min == 1
+    assert box.image.format == "png" and bytes(box.image.value).startswith(b"\x89PNG")
+    assert "<b class='chunk-count'>4</b>" in box.summary.value
+    assert "<b class='header-copies'>4</b>" in box.summary.value
+    assert "<b class='orphans'>0</b>" in box.summary.value
+
+
+def test_moving_the_slider_changes_the_numbers_and_the_image(reference):
+    box = table_explorer(reference["chunk_table"], HOTEL_TABLE, HOTEL_ROWS, 10)
+    before_html, before_png = box.summary.value, bytes(box.image.value)
+    box.slider.value = 12
+    assert "<b class='chunk-count'>3</b>" in box.summary.value
+    assert _numbers(box.summary.value) != _numbers(before_html)
+    assert bytes(box.image.value) != before_png
+    png = bytes(box.image.value)
+    box.slider.value = 13  # same 3 groups, yet the figure says which value it shows
+    assert bytes(box.image.value) != png
+
+
+def test_explorer_redraws_quickly(reference):
+    box = table_explorer(reference["chunk_table"], HOTEL_TABLE, HOTEL_ROWS, 10)
+    times = []
+    for value in list(range(1, 41)) + [10]:
+        started = time.perf_counter()
+        box.slider.value = value
+        times.append(time.perf_counter() - started)
+    median = sorted(times)[len(times) // 2]
+    print(f"\ntable explorer redraw: median {1000 * median:.0f} ms, max {1000 * max(times):.0f} ms")
+    assert median < 0.1
+
+
+def test_explorer_shows_a_torn_table_in_red(reference):
+    fixed = reference["chunk_fixed"]
+    box = table_explorer(lambda text, size: fixed(text, size, 0), POLICY_WITH_PER_DIEM,
+                         LESSON_PER_DIEM_ROWS, 250, label="size", low=50, high=800, step=10,
+                         focus="APAC", name="chunk_fixed")
+    assert "shares a chunk with the header: <b>no</b>" in box.summary.value
+    assert "<b class='cut'>1</b>" in box.summary.value
+
+
+def test_explorer_reports_a_broken_chunker_instead_of_failing():
+    def broken(text, value):
+        raise RuntimeError("boom")
+
+    def forever(text, value):
+        while True:
+            pass
+
+    def wrong_type(text, value):
+        return tuple(text.splitlines())
+
+    for chunker, shown in ((broken, "RuntimeError"), (forever, "CallTimeout"),
+                           (wrong_type, "TypeError")):
+        box = table_explorer(chunker, HOTEL_TABLE, HOTEL_ROWS, 5)
+        assert shown in box.summary.value and bytes(box.image.value) == b""
+
+
+def test_row_coverage_sees_cut_rows():
+    rows = ["| a | b |", "| 1 | 2 |"]
+    grid = row_coverage(rows, ["| a | b |\n| 1 ", "| 2 |"])
+    assert grid == [[FULL, PART], [0, PART]]
+
+
+def test_side_by_side_shows_fixed_fails_and_table_aware_answers(reference):
+    view = retrieval_side_by_side(PER_DIEM_QUERY, {
+        "fixed": reference["chunk_fixed"](POLICY_WITH_PER_DIEM, 250, 0),
+        "table-aware": reference["chunk_with_tables"](POLICY_WITH_PER_DIEM, 300),
+    })
+    fixed, aware = view.value.split("<h4>table-aware</h4>")
+    assert "self-sufficient: no" in fixed and "self-sufficient: yes" in aware
+    assert "APAC | 12 | 40" in fixed and "Region | Breakfast | Dinner" in aware
