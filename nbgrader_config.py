@@ -3,14 +3,17 @@ import os
 
 from nbgrader.preprocessors import (
     AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, ClearMarkScheme, ClearOutput,
-    ClearSolutions, ComputeChecksums, Execute, IgnorePattern, IncludeHeaderFooter,
+    ClearSolutions, ComputeChecksums, IgnorePattern, IncludeHeaderFooter,
     GetGrades, InstantiateTests, LimitOutput, LockCells, OverwriteCells, OverwriteKernelspec,
     SaveAutoGrades, SaveCells,
 )
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 
+from course.grading import sandbox_kernel
+from course.grading.execute import GradingExecute
 from course.grading.preprocessors import (
-    ClearWidgetState, DeduplicateIdsCompletely, StderrIsNotFailure, TracebacksWithoutSource)
+    AddTestReceipts, CheckTestReceipts, ClearWidgetState, DeduplicateIdsCompletely,
+    StderrIsNotFailure, TracebacksWithoutSource)
 
 c = get_config()  # noqa: F821  (provided by traitlets when nbgrader loads this file)
 
@@ -30,17 +33,20 @@ c.GenerateAssignment.preprocessors = [
     ClearMarkScheme, ComputeChecksums, CheckCellMetadata,
 ]
 
-# Autograding: a deleted grade cell is restored from the source rather than lost, and a
-# warning on stderr does not zero a correct test cell.
+# Autograding: a deleted grade cell is restored from the source rather than lost, a
+# warning on stderr does not zero a correct test cell, and a test cell earns points only
+# if it provably ran to its last line (receipts, see course/grading/preprocessors.py).
 c.OverwriteCells.add_missing_cells = True
 c.Autograde.sanitize_preprocessors = [
     ClearOutput, DeduplicateIdsCompletely, OverwriteKernelspec, OverwriteCells, CheckCellMetadata,
+    AddTestReceipts,
 ]
 c.Autograde.autograde_preprocessors = [
-    Execute, IgnorePattern, ClearMetadataPreprocessor, StderrIsNotFailure, LimitOutput,
-    SaveAutoGrades, AssignLatePenalties, CheckCellMetadata,
+    GradingExecute, CheckTestReceipts, IgnorePattern, ClearMetadataPreprocessor,
+    StderrIsNotFailure, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata,
 ]
-c.Execute.timeout = 30          # seconds per cell: the slowest correct cell takes well under 1
+# Seconds per cell (the slowest correct cell takes well under 1); tests shorten it.
+c.Execute.timeout = int(os.environ.get("COURSE_CELL_TIMEOUT", "30"))
 c.Execute.interrupt_on_timeout = True
 c.Execute.allow_errors = True   # a failing cell costs that cell, never the whole notebook
 c.LimitOutput.max_lines = 200
@@ -50,3 +56,12 @@ c.LimitOutput.max_traceback = 40
 c.GenerateFeedback.preprocessors = [
     GetGrades, ClearHiddenTests, TracebacksWithoutSource, CSSHTMLHeaderPreprocessor,
 ]
+
+# Untrusted code: every graded notebook runs in a bubblewrap sandbox (see
+# course/grading/sandbox_kernel.py for what is and is not enforced). Set COURSE_SANDBOX=0 to
+# run without it; where bwrap is not installed, grading runs unsandboxed and says so.
+os.environ["COURSE_ROOT"] = HERE
+if os.environ.get("COURSE_SANDBOX", "1") != "0" and sandbox_kernel.available():
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (sandbox_kernel.KERNELSPEC_PATH, os.environ.get("JUPYTER_PATH")) if p)
+    c.Execute.kernel_name = "course-sandbox"

@@ -1,19 +1,53 @@
-"""Command line: ``python -m course release | demo``."""
+"""Command line for the course's tooling.
+
+    python -m course release                 regenerate every release/ notebook
+    python -m course demo                    the demo grading cycle
+    python -m course grade A [--jobs N]      autograde a whole class in parallel, feedback, CSVs
+"""
 import argparse
 import sys
 
-from course.grading import demo, releases
+from course.grading import batch, demo, releases
+from course.grading.autograde import db_url
+from course.grading.course_dir import ROOT, nbgrader
+from course.grading.exports import export
+from course.grading.gradebook_csv import table
+
+
+def grade(args) -> int:
+    print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
+    outcomes = batch.grade(args.assignment, ROOT, jobs=args.jobs, budget=args.budget,
+                           students=args.students or None)
+    nbgrader("generate_feedback", args.assignment, "--force", check=False)
+    totals, tasks = export(ROOT, args.assignment, outcomes, db_url(ROOT))
+    print()
+    print(table(outcomes))
+    missing = [o for o in outcomes if o.status != "graded"]
+    print(f"\n{len(outcomes) - len(missing)} graded, {len(missing)} not graded"
+          + (": " + ", ".join(o.student_id for o in missing) if missing else ""))
+    print(f"grades: {totals.relative_to(ROOT)}; per task: {tasks.relative_to(ROOT)}; "
+          f"feedback: feedback/<student>/{args.assignment}/")
+    return 0
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m course", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m course", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("release", help="regenerate every release/ notebook from source/")
     commands.add_parser("demo", help="releases, a synthetic class, autograde, feedback, CSV")
+    grading = commands.add_parser("grade", help="autograde every submission of an assignment")
+    grading.add_argument("assignment")
+    grading.add_argument("--jobs", type=int, default=2, help="parallel workers (default 2)")
+    grading.add_argument("--budget", type=float, default=600,
+                         help="seconds one student may take in all (default 600)")
+    grading.add_argument("--students", nargs="*", help="only these students")
     args = parser.parse_args(argv)
     if args.command == "release":
         for assignment in releases.regenerate():
             print("released", assignment)
+    elif args.command == "grade":
+        return grade(args)
     elif args.command == "demo":
         outcomes = demo.run()
         expected = {"reference": "graded", "blank": "graded", "partly-done": "graded",

@@ -44,7 +44,7 @@ def autograde_student(root: Path, assignment: str, student: str, timeout: float 
                       root=root, check=False, timeout=timeout)
     graded = (root / "autograded" / student / assignment)
     if result.returncode == 0 and graded.is_dir() and any(graded.glob("*.ipynb")):
-        with Gradebook(_db_url(root)) as gb:
+        with Gradebook(db_url(root)) as gb:
             try:
                 sub = gb.find_submission(assignment, student)
                 return Outcome(student, assignment, "graded", sub.score, sub.max_score)
@@ -54,7 +54,7 @@ def autograde_student(root: Path, assignment: str, student: str, timeout: float 
                    _reason(result.stdout + result.stderr))
 
 
-def _db_url(root: Path) -> str:
+def db_url(root: Path) -> str:
     from traitlets.config import PyFileConfigLoader
 
     config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()

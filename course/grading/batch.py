@@ -1,0 +1,158 @@
+"""Grade a whole class in parallel: N worker processes share one gradebook.
+
+Each worker is one long-lived Python process that autogrades student after student through
+nbgrader's API (so nbgrader and its imports load once per worker, not once per student).
+The parent hands out students, prints progress, and watches the clock: a student who runs
+past the per-student budget has their worker (and its kernel) killed and is reported "not
+graded" by name, and a fresh worker takes the next student. Every submission ends graded or
+not graded with a reason; a student whose kernel died is tried once more.
+"""
+import multiprocessing as mp
+import os
+import queue
+import time
+from pathlib import Path
+
+from .autograde import submitted_students, unreadable
+from .course_dir import ROOT, tool_env
+from .gradebook_csv import Outcome
+
+RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
+
+
+def _worker(root: str, tasks, results) -> None:
+    """Worker loop: autograde each (assignment, student) taken from ``tasks``."""
+    os.environ.update(tool_env())
+    os.chdir(root)
+    from nbgrader.apps.api import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=root).load_config()
+    api = NbGraderAPI(CourseDirectory(config=config), config=config)
+    while True:
+        task = tasks.get()
+        if task is None:
+            return
+        assignment, student = task
+        results.put(("start", student, os.getpid()))
+        results.put(("done", student, _grade(api, Path(root), assignment, student, config)))
+
+
+def _grade(api, root: Path, assignment: str, student: str, config) -> Outcome:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    problem = unreadable(root / "submitted" / student / assignment)
+    if problem:
+        return Outcome(student, assignment, "not graded", None, None, problem)
+    reason = ""
+    for attempt in range(2):
+        result = api.autograde(assignment, student, force=True, create=True)
+        log = f"{result.get('log', '')}\n{result.get('error', '')}"
+        graded = root / "autograded" / student / assignment
+        if result.get("success") and any(graded.glob("*.ipynb")):
+            with Gradebook(config.CourseDirectory.db_url) as gb:
+                try:
+                    sub = gb.find_submission(assignment, student)
+                    return Outcome(student, assignment, "graded", sub.score, sub.max_score)
+                except MissingEntry:
+                    reason = "graded, but no score reached the gradebook"
+        else:
+            reason = _reason(log)
+        if not any(marker in log for marker in RETRY_MARKERS):
+            break
+        reason = f"{reason} (after a retry)" if attempt else reason
+    return Outcome(student, assignment, "not graded", None, None, reason)
+
+
+def _reason(log: str) -> str:
+    """A one-line cause from an nbgrader log."""
+    for marker, text in (("DeadKernelError", "the kernel died (sys.exit/os._exit or a crash)"),
+                         ("Kernel died", "the kernel died (sys.exit/os._exit or a crash)"),
+                         ("database is locked", "the gradebook was busy"),
+                         ("KeyError", "the notebook's grading cells are damaged")):
+        if marker in log:
+            return text
+    errors = [line for line in log.splitlines() if "ERROR" in line or "Error" in line]
+    return (errors[-1] if errors else "nbgrader failed without a message").strip()[:200]
+
+
+def _kill_tree(pid: int) -> None:
+    import psutil
+
+    try:
+        parent = psutil.Process(pid)
+    except psutil.NoSuchProcess:
+        return
+    for process in parent.children(recursive=True) + [parent]:
+        try:
+            process.kill()
+        except psutil.NoSuchProcess:
+            pass
+
+
+def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str] | None = None,
+          budget: float = 600, progress=print) -> list[Outcome]:
+    """Autograde every submitted student of ``assignment`` with ``jobs`` workers."""
+    students = list(students or submitted_students(root, assignment))
+    ctx = mp.get_context("spawn")
+    tasks, results = ctx.Queue(), ctx.Queue()
+    for student in students:
+        tasks.put((assignment, student))
+
+    def start_worker():
+        process = ctx.Process(target=_worker, args=(str(root), tasks, results), daemon=True)
+        process.start()
+        return process
+
+    workers = {}
+    for _ in range(min(jobs, len(students)) or 0):
+        process = start_worker()
+        workers[process.pid] = process
+    running: dict[str, tuple[int, float]] = {}   # student -> (worker pid, started)
+    outcomes: dict[str, Outcome] = {}
+    started_all = time.perf_counter()
+    while len(outcomes) < len(students):
+        try:
+            kind, student, payload = results.get(timeout=1)
+        except queue.Empty:
+            kind = None
+        if kind == "start":
+            running[student] = (payload, time.perf_counter())
+        elif kind == "done":
+            running.pop(student, None)
+            outcomes[student] = payload
+            _report(progress, len(outcomes), len(students), payload, started_all)
+        now = time.perf_counter()
+        for name, (pid, since) in list(running.items()):
+            if now - since > budget or not workers[pid].is_alive():
+                why = (f"ran past the {budget:.0f} s budget (a loop that ignores interrupts?)"
+                       if now - since > budget else "the grading worker died")
+                _kill_tree(pid)
+                workers.pop(pid).join(5)
+                running.pop(name)
+                outcomes[name] = Outcome(name, assignment, "not graded", None, None, why)
+                _report(progress, len(outcomes), len(students), outcomes[name], started_all)
+                if len(outcomes) + len(running) < len(students):
+                    process = start_worker()
+                    workers[process.pid] = process
+        busy = {pid for pid, _ in running.values()}
+        for pid in [p for p, w in workers.items() if not w.is_alive() and p not in busy]:
+            workers.pop(pid)  # died between students: replace it while work remains
+            if len(outcomes) + len(running) < len(students):
+                process = start_worker()
+                workers[process.pid] = process
+    for _ in workers:
+        tasks.put(None)
+    for process in workers.values():
+        process.join(10)
+        if process.is_alive():
+            _kill_tree(process.pid)
+    return [outcomes[s] for s in students]
+
+
+def _report(progress, done: int, total: int, outcome: Outcome, started: float) -> None:
+    score = "" if outcome.score is None else f" {outcome.score:g}/{outcome.max_score:g}"
+    why = f" — {outcome.reason}" if outcome.reason else ""
+    progress(f"[{done}/{total} {time.perf_counter() - started:5.1f}s] {outcome.student_id}: "
+             f"{outcome.status}{score}{why}", flush=True)

@@ -1,0 +1,46 @@
+"""The Execute step of autograding, hardened for untrusted notebooks and widgets."""
+import asyncio
+from queue import Empty
+
+from jupyter_core.utils import ensure_async
+from nbgrader.preprocessors import Execute
+
+
+class GradingExecute(Execute):
+    """nbgrader's Execute with two fixes.
+
+    * No client-side widget models. nbclient mirrors every ``Output`` widget (``interact``
+      uses one) and sends its state back on the shell channel while another coroutine is
+      blocked reading that same socket; now and then the reply is never seen and the cell
+      waits out its whole timeout. The grader does not need widget mirrors, so none are made.
+    * A kernel that ignores the timeout's interrupt (a loop that swallows KeyboardInterrupt)
+      is restarted, so the cells after it still run (in a fresh namespace) instead of each
+      waiting out its own timeout behind the stuck one.
+    """
+
+    interrupt_grace = 5.0  # seconds a kernel gets to stop after being interrupted
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.widget_registry = {}
+
+    async def _async_handle_timeout(self, timeout, cell=None):
+        reply = await super()._async_handle_timeout(timeout, cell)
+        if self.interrupt_on_timeout and not await self._stopped_after_interrupt():
+            self.log.error("Kernel ignored the interrupt; restarting it")
+            await ensure_async(self.km.restart_kernel(now=True))
+            await ensure_async(self.kc.wait_for_ready(timeout=self.startup_timeout))
+            if reply is not None:
+                reply["content"]["evalue"] = (
+                    f"{reply['content'].get('evalue', '')} The cell ignored the interrupt, so "
+                    "the kernel was restarted: later cells start from an empty namespace.")
+        return reply
+
+    async def _stopped_after_interrupt(self) -> bool:
+        """True once the interrupted request's reply arrives within the grace period."""
+        try:
+            await asyncio.wait_for(ensure_async(self.kc.shell_channel.get_msg(
+                timeout=self.interrupt_grace)), self.interrupt_grace + 1)
+            return True
+        except (Empty, asyncio.TimeoutError):
+            return False

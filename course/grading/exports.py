@@ -1,0 +1,36 @@
+"""Grade exports for an LMS: totals with a status column, and points per task."""
+import csv
+from pathlib import Path
+
+from .gradebook_csv import Outcome, write_csv
+
+
+def task_points(db_url: str, assignment: str, student: str) -> dict[str, float]:
+    """Points per graded cell (grade id -> score) of one graded student."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url) as gb:
+        sub = gb.find_submission(assignment, student)
+        return {grade.name: grade.score for nb in sub.notebooks for grade in nb.grades}
+
+
+def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) -> tuple[Path, Path]:
+    """Write ``exports/<assignment>-grades.csv`` and ``exports/<assignment>-tasks.csv``."""
+    folder = root / "exports"
+    totals = write_csv(outcomes, folder / f"{assignment}-grades.csv")
+    rows, tasks = [], []
+    for outcome in outcomes:
+        points = task_points(db_url, assignment, outcome.student_id) if outcome.status == "graded" else {}
+        tasks += [t for t in points if t not in tasks]
+        rows.append((outcome, points))
+    path = folder / f"{assignment}-tasks.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["student_id", "assignment", "status", "score", "max_score", *tasks, "reason"])
+        for outcome, points in rows:
+            score = "" if outcome.score is None else f"{outcome.score:g}"
+            max_score = "" if outcome.max_score is None else f"{outcome.max_score:g}"
+            writer.writerow([outcome.student_id, assignment, outcome.status, score, max_score,
+                             *[f"{points[t]:g}" if t in points else "" for t in tasks],
+                             outcome.reason])
+    return totals, path
