@@ -37,6 +37,8 @@ c.GenerateAssignment.preprocessors = [
 # warning on stderr does not zero a correct test cell, and a test cell earns points only
 # if it provably ran to its last line (receipts, see course/grading/preprocessors.py).
 c.OverwriteCells.add_missing_cells = True
+# The student's decision card is their work, not a copy of the template to restore.
+c.Autograde.exclude_overwriting = {"05-own-docs-verdict": ["chunking_notes.md"]}
 c.Autograde.sanitize_preprocessors = [
     ClearOutput, DeduplicateIdsCompletely, OverwriteKernelspec, OverwriteCells, CheckCellMetadata,
     AddTestReceipts,

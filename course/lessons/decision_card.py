@@ -1,0 +1,323 @@
+"""The chunking decision card (``chunking_notes.md``): read it into its parts, check its format.
+
+The card has a title and four numbered sections, each a markdown table or a fenced block:
+
+1. the three families: fixed-size, recursive, structure-aware -- mechanism, best for, failure mode;
+2. defaults per content type: prose, markdown docs, tables, code -- size in tokens, overlap in
+   percent, separator priority, and a one-sentence why;
+3. the torn-answer exhibit: a chunk pasted verbatim in a fenced block, with the fixed chunker's
+   settings that produced it (``size = …, overlap = …`` in characters) and the question it tears;
+4. the chunk-time rules: metadata stamping, table atomicity, heading-path prefixing -- what
+   happens and why it cannot wait.
+
+``parse_card`` reads the text into a ``Card``; ``format_problems`` lists what is missing or
+unreadable. Both only read: whether the content is *right* is for the grader to judge.
+"""
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CARD_FILE = "chunking_notes.md"
+
+FAMILIES = ("fixed-size", "recursive", "structure-aware")
+CONTENT_TYPES = ("prose", "markdown docs", "tables", "code")
+RULES = ("metadata stamping", "table atomicity", "heading-path prefixing")
+
+_FAMILY_KEYS = {"fixed-size": ("fixed",), "recursive": ("recursive",),
+                "structure-aware": ("structure", "structured", "heading-aware", "markdown")}
+_CONTENT_KEYS = {"prose": ("prose",), "markdown docs": ("markdown", "docs"),
+                 "tables": ("table",), "code": ("code",)}
+_RULE_KEYS = {"metadata stamping": ("metadata",), "table atomicity": ("table", "atomic"),
+              "heading-path prefixing": ("heading", "prefix")}
+
+
+@dataclass
+class Exhibit:
+    """The torn-answer exhibit: the pasted chunk and what the card says produced it."""
+
+    chunk: str | None = None
+    size: int | None = None
+    overlap: int | None = None
+    question: str = ""
+
+
+@dataclass
+class Card:
+    """A decision card read into its five parts (rows keyed by family, content type, rule)."""
+
+    title: str = ""
+    families: dict[str, dict[str, str]] = field(default_factory=dict)
+    defaults: dict[str, dict[str, str]] = field(default_factory=dict)
+    default_headers: dict[str, str] = field(default_factory=dict)   # column -> header text
+    exhibit: Exhibit = field(default_factory=Exhibit)
+    rules: dict[str, dict[str, str]] = field(default_factory=dict)
+    sections: list[str] = field(default_factory=list)
+
+
+def _sections(text: str) -> dict[str, str]:
+    """Level-2 heading (lower case) -> the text under it."""
+    parts, current, lines, fence = {}, None, [], None
+    for line in text.splitlines():
+        marker = re.match(r"^ {0,3}(```|~~~)", line)
+        if marker:
+            fence = None if fence == marker.group(1) else (fence or marker.group(1))
+        if fence is None and not marker and re.match(r"^##\s+\S", line) \
+                and not line.startswith("###"):
+            if current is not None:
+                parts[current] = "\n".join(lines)
+            current, lines = line.lstrip("#").strip().lower(), []
+        elif current is not None:
+            lines.append(line)
+    if current is not None:
+        parts[current] = "\n".join(lines)
+    return parts
+
+
+def _find(sections: dict[str, str], *words: str) -> str | None:
+    for title, body in sections.items():
+        if any(word in title for word in words):
+            return body
+    return None
+
+
+def _outside_fences(text: str) -> str:
+    return re.sub(r"(?ms)^ {0,3}(```|~~~).*?^ {0,3}\1[^\n]*$", "", text)
+
+
+def table_rows(text: str) -> tuple[list[str], list[list[str]]]:
+    """(header cells, data rows) of the first pipe table in ``text`` (delimiter row skipped)."""
+    rows = []
+    for line in _outside_fences(text).splitlines():
+        stripped = line.strip()
+        if "|" not in stripped:
+            if rows:
+                break
+            continue
+        cells = stripped.strip("|").split("|")
+        cells = [c.strip() for c in cells]
+        if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c) and any(cells):
+            continue
+        rows.append(cells)
+    if not rows:
+        return [], []
+    return rows[0], rows[1:]
+
+
+def _column(headers: list[str], *words: str) -> int | None:
+    for i, header in enumerate(headers):
+        if any(word in header.lower() for word in words):
+            return i
+    return None
+
+
+def _keyed_rows(text: str | None, keys: dict, columns: dict) -> tuple[dict, dict]:
+    """Rows whose first cell names one of ``keys``, as {column name: cell text}."""
+    if text is None:
+        return {}, {}
+    headers, rows = table_rows(text)
+    where = {name: _column(headers, *words) for name, words in columns.items()}
+    found = {}
+    for row in rows:
+        label = row[0].lower() if row else ""
+        for key, words in keys.items():
+            if key not in found and any(word in label for word in words):
+                found[key] = {name: (row[i] if i is not None and i < len(row) else "")
+                              for name, i in where.items()}
+                found[key]["label"] = row[0]
+                break
+    return found, {name: (headers[i] if i is not None else "") for name, i in where.items()}
+
+
+def _exhibit(text: str | None) -> Exhibit:
+    exhibit = Exhibit()
+    if text is None:
+        return exhibit
+    block = re.search(r"(?ms)^ {0,3}(```|~~~)[^\n]*\n(.*?)^ {0,3}\1[^\n]*$", text)
+    if block:
+        chunk = block.group(2)
+        exhibit.chunk = chunk[:-1] if chunk.endswith("\n") else chunk
+    rest = _outside_fences(text)
+    size = re.search(r"\bsize\s*[=:]\s*(\d+)", rest, re.I)
+    overlap = re.search(r"\boverlap\s*[=:]\s*(\d+)", rest, re.I)
+    question = re.search(r"question\s*[=:]\s*(.+)", rest, re.I)
+    exhibit.size = int(size.group(1)) if size else None
+    exhibit.overlap = int(overlap.group(1)) if overlap else None
+    exhibit.question = question.group(1).strip().strip("`\"'") if question else ""
+    return exhibit
+
+
+def parse_card(text: str) -> Card:
+    """Read a decision card's text into its parts (missing parts stay empty)."""
+    sections = _sections(text)
+    title = next((line.lstrip("#").strip() for line in text.splitlines()
+                  if re.match(r"^#\s+\S", line)), "")
+    card = Card(title=title, sections=list(sections))
+    card.families, _ = _keyed_rows(
+        _find(sections, "famil"), _FAMILY_KEYS,
+        {"mechanism": ("mechanism",), "best for": ("best",), "failure mode": ("fail",)})
+    card.defaults, card.default_headers = _keyed_rows(
+        _find(sections, "default"), _CONTENT_KEYS,
+        {"size": ("size",), "overlap": ("overlap",), "separators": ("separator",),
+         "why": ("why",)})
+    card.exhibit = _exhibit(_find(sections, "exhibit", "torn"))
+    card.rules, _ = _keyed_rows(
+        _find(sections, "rule"), _RULE_KEYS, {"what": ("what", "happens"), "why": ("why",)})
+    return card
+
+
+def read_card(folder: str | Path = ".") -> Card:
+    """Parse ``chunking_notes.md`` in ``folder`` (FileNotFoundError, helpfully, if absent)."""
+    path = Path(folder) / CARD_FILE
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{CARD_FILE} is not in {Path(folder).resolve()}: the release ships a template "
+            "beside this notebook; fill it in there (JupyterLab's editor) and keep its name")
+    return parse_card(path.read_text(encoding="utf-8"))
+
+
+def card_text(folder: str | Path = ".", fallback=None) -> tuple[str | None, str]:
+    """(the card's text, where it came from): the file if it is there and filled in, else
+    ``fallback`` (a card pasted into the notebook) if that is a non-empty str, else None."""
+    path = Path(folder) / CARD_FILE
+    if path.is_file():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if text.strip() != TEMPLATE.strip():
+            return text, f"the file {CARD_FILE}"
+    if type(fallback) is str and fallback.strip():
+        return fallback, "CARD_TEXT in the notebook"
+    if path.is_file():
+        return None, f"{CARD_FILE} is still the blank template"
+    return None, f"no {CARD_FILE} beside the notebook and no CARD_TEXT"
+
+
+def format_problems(card: Card) -> list[str]:
+    """What is missing or empty on the card, one line each (an empty list: well-formed)."""
+    problems = []
+    if not card.title:
+        problems.append("the card has no '# ' title line")
+    for family in FAMILIES:
+        row = card.families.get(family)
+        if row is None:
+            problems.append(f"families table: no row for {family}")
+            continue
+        for column in ("mechanism", "best for", "failure mode"):
+            if not row.get(column):
+                problems.append(f"families table, {family}: the '{column}' cell is empty")
+    for content in CONTENT_TYPES:
+        row = card.defaults.get(content)
+        if row is None:
+            problems.append(f"defaults table: no row for {content}")
+            continue
+        for column in ("size", "overlap", "separators", "why"):
+            if not row.get(column):
+                problems.append(f"defaults table, {content}: the '{column}' cell is empty")
+    exhibit = card.exhibit
+    if exhibit.chunk is None or not exhibit.chunk.strip():
+        problems.append("exhibit: paste the torn chunk between the ``` fence lines")
+    if exhibit.size is None or exhibit.overlap is None:
+        problems.append("exhibit: state the fixed chunker's settings as 'size = N, overlap = M'")
+    if not exhibit.question:
+        problems.append("exhibit: name the question it tears on a 'question:' line")
+    for rule in RULES:
+        row = card.rules.get(rule)
+        if row is None:
+            problems.append(f"rules table: no row for {rule}")
+            continue
+        for column in ("what", "why"):
+            if not row.get(column):
+                problems.append(f"rules table, {rule}: the '{column}' cell is empty")
+    return problems
+
+
+TEMPLATE = """# Chunking decision card
+
+Fill every empty cell; keep the headings, the first column of each table and the fence lines.
+Sizes are in **tokens**, overlap in **percent** of the chunk size.
+
+## 1. The three families
+
+| family | mechanism (one line) | best for | failure mode |
+|---|---|---|---|
+| fixed-size | | | |
+| recursive | | | |
+| structure-aware | | | |
+
+## 2. Defaults per content type
+
+| content | size (tokens) | overlap (%) | separator priority | why (one sentence) |
+|---|---|---|---|---|
+| prose | | | | |
+| markdown docs | | | | |
+| tables | | | | |
+| code | | | | |
+
+## 3. Torn-answer exhibit
+
+The fixed chunker's chunk from the lab, pasted verbatim between the fence lines.
+
+fixed chunker settings (characters): size = ?, overlap = ?
+question:
+
+```text
+```
+
+## 4. Chunk-time rules
+
+| rule | what happens at chunk time | why it cannot wait until later |
+|---|---|---|
+| metadata stamping | | |
+| table atomicity | | |
+| heading-path prefixing | | |
+"""
+
+
+def exhibit_explorer(chunk_fixed, document, questions, size=180, overlap=40):
+    """Size and overlap sliders over ``chunk_fixed(document, size, overlap)`` (the student's):
+    every chunk shown verbatim, with how many evidence parts of each question it holds."""
+    import time
+    from html import escape
+
+    import ipywidgets as widgets
+
+    from .checks import time_limit
+
+    size_slider = widgets.IntSlider(value=size, min=40, max=400, step=10, description="size")
+    overlap_slider = widgets.IntSlider(value=overlap, min=0, max=200, step=10,
+                                       description="overlap")
+    view = widgets.HTML()
+
+    def redraw(change=None):
+        started = time.perf_counter()
+        size_now = size_slider.value
+        overlap_now = min(overlap_slider.value, size_now - 1)
+        try:
+            with time_limit(2.0, "chunk_fixed"):
+                chunks = chunk_fixed(document, size_now, overlap_now)
+        except Exception as error:  # shown, never raised into the widget
+            view.value = f"<p>⚠ your chunk_fixed failed: {escape(type(error).__name__)}: " \
+                         f"{escape(str(error))}</p>"
+            return
+        rows = []
+        for i, chunk in enumerate(chunks):
+            if not isinstance(chunk, str):
+                rows.append(f"<tr><td>{i}</td><td colspan='2'>⚠ not a str</td></tr>")
+                continue
+            held = [f"{escape(q.text)}: <b>{sum(p in chunk for p in q.evidence)}</b> of "
+                    f"{len(q.evidence)} parts" for q in questions
+                    if any(p in chunk for p in q.evidence)]
+            rows.append(f"<tr><td>{i}</td><td><pre style='white-space:pre-wrap;margin:0'>"
+                        f"{escape(chunk)}</pre></td><td>{'<br>'.join(held) or '—'}</td></tr>")
+        elapsed = 1000 * (time.perf_counter() - started)
+        view.value = (f"<div>size <b class='size'>{size_now}</b>, overlap <b class='overlap'>"
+                      f"{overlap_now}</b>: <b class='chunk-count'>{len(chunks)}</b> chunks "
+                      f"<small>({elapsed:.0f} ms)</small></div><table class='exhibit-chunks'>"
+                      "<tr><th>#</th><th>chunk (verbatim)</th><th>evidence it holds</th></tr>"
+                      + "".join(rows) + "</table>")
+        box.last_ms = elapsed
+
+    box = widgets.VBox([widgets.HBox([size_slider, overlap_slider]), view])
+    size_slider.observe(redraw, names="value")
+    overlap_slider.observe(redraw, names="value")
+    redraw()
+    box.redraw, box.view, box.slider, box.overlap_slider = redraw, view, size_slider, overlap_slider
+    return box

@@ -1,0 +1,105 @@
+"""Real README-like documents found on this machine, offline.
+
+Every installed Python package carries its README as the "long description" in its metadata
+(``importlib.metadata``). Many are markdown with headings and code fences: real documents,
+written by people who never thought of chunking, which is exactly what assignment 5 needs.
+No network, no file of the student's: ``catalog()`` lists the ones worth chunking and
+``load(choice)`` returns one by name, or reads the student's own file when ``choice`` is a path.
+
+The catalog depends only on the installed packages, which ``constraints.txt`` pins, so the
+student's machine and the autograder find the same texts under the same names.
+"""
+import importlib.metadata as metadata
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\S", re.M)
+_FENCE = re.compile(r"^ {0,3}(```|~~~)", re.M)
+
+MIN_CHARS, MAX_CHARS = 2000, 12000     # long enough to need chunks, short enough to read
+MIN_HEADINGS, MIN_FENCES = 3, 2        # structure to respect, code to keep whole
+
+
+@dataclass(frozen=True)
+class RealDoc:
+    """One real document: its name in the catalog, its text and where it came from."""
+
+    name: str
+    text: str
+    origin: str
+
+    @property
+    def headings(self) -> int:
+        return len(_HEADING.findall(self.text))
+
+    @property
+    def fences(self) -> int:
+        """Complete code fences (an opening and a closing line)."""
+        return len(_FENCE.findall(self.text)) // 2
+
+    def describe(self) -> str:
+        return (f"{self.name}: {len(self.text):,} characters, {self.headings} headings, "
+                f"{self.fences} code fences ({self.origin})")
+
+
+def _long_description(dist) -> tuple[str, str]:
+    meta = dist.metadata
+    body = meta.get_payload() or meta.get("Description") or ""
+    return body.replace("\r\n", "\n"), (meta.get("Description-Content-Type") or "").lower()
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def catalog(limit: int | None = None) -> list[RealDoc]:
+    """Installed packages' markdown READMEs with headings and code fences, by name.
+
+    Each qualifies with ``MIN_CHARS``..``MAX_CHARS`` characters, at least ``MIN_HEADINGS``
+    headings and ``MIN_FENCES`` complete code fences, in a fixed order (sorted by name), at most
+    ``limit`` of them if given.
+    """
+    found = {}
+    for dist in metadata.distributions():
+        name = dist.metadata.get("Name")
+        if not name or _normal(name) in found:
+            continue
+        text, kind = _long_description(dist)
+        if "markdown" not in kind or not MIN_CHARS <= len(text) <= MAX_CHARS:
+            continue
+        doc = RealDoc(name, text, f"the long description of the installed package {name} "
+                                  f"{dist.version}")
+        if doc.headings >= MIN_HEADINGS and doc.fences >= MIN_FENCES:
+            found[_normal(name)] = doc
+    return [found[key] for key in sorted(found)][:limit]
+
+
+def names(limit: int | None = None) -> list[str]:
+    """The catalog's names (what a dropdown offers and what ``load`` accepts)."""
+    return [doc.name for doc in catalog(limit)]
+
+
+def load(choice: str, folder: str | Path = ".") -> RealDoc:
+    """The document ``choice`` names: a catalog entry, or a text file of your own.
+
+    A path is read relative to ``folder`` (the notebook's folder by default). Keep your own
+    file beside the notebook and submit it with it: the autograder sees only your folder.
+    """
+    if type(choice) is not str or not choice.strip():
+        raise ValueError("choose a document: a name from real_docs.names() or a path to your "
+                         "own README beside this notebook")
+    choice = choice.strip()
+    path = Path(folder) / choice
+    if choice.lower().endswith((".md", ".markdown", ".rst", ".txt")) or "/" in choice:
+        if not path.is_file():
+            raise FileNotFoundError(
+                f"{choice!r} is not a file beside this notebook; copy your README here (and "
+                "submit it with the notebook), or choose one of real_docs.names()")
+        text = path.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
+        return RealDoc(choice, text, f"your file {choice}")
+    for doc in catalog():
+        if _normal(doc.name) == _normal(choice):
+            return doc
+    raise LookupError(f"{choice!r} is not among the real documents found here: "
+                      f"{', '.join(names())}")

@@ -1,0 +1,112 @@
+"""Assignment 5: a complete decision card, and one defective card per rubric case.
+
+``COMPLETE`` earns every card point. ``DEFECTIVE[name] = (grade id that must lose its points,
+what is wrong, card text or None for "no file")``: each differs from ``COMPLETE`` in one place.
+The exhibit is the fixed chunker's first chunk of the lab's policy at size 120, overlap 20:
+it holds "Individual purchases over 500 USD" and is cut inside "written manager pre-approval".
+"""
+
+COMPLETE = """# Chunking decision card
+
+Reused at every ingest: pick the family, take the defaults, remember the exhibit, obey the rules.
+
+## 1. The three families
+
+| family | mechanism (one line) | best for | failure mode |
+|---|---|---|---|
+| fixed-size | cut a window every N units, slide by N minus the overlap | uniform logs and transcripts | cuts mid-sentence and tears a rule from its number |
+| recursive | split on the first separator present (paragraph, line, sentence, word), merge pieces while they fit | plain prose without headings | ignores the author's sections and can still split a table or a code block |
+| structure-aware | cut at the document's headings and prefix each chunk with its heading path | markdown docs, policies, READMEs | a huge section still needs splitting, and a flat document gains nothing |
+
+## 2. Defaults per content type
+
+| content | size (tokens) | overlap (%) | separator priority | why (one sentence) |
+|---|---|---|---|---|
+| prose | 256 | 15 | paragraph > line > sentence > word | A paragraph or two keeps one topic per vector while a modest overlap patches the rare mid-thought cut. |
+| markdown docs | 400 | 10 | heading > paragraph > line > sentence | Sections are the author's own units, so cut at headings and keep overlap small because boundaries are already clean. |
+| tables | 512 | 0 | whole table > row groups with the header repeated | A row means nothing without its header, so tables stay atomic and overlap would only duplicate rows. |
+| code | 400 | 0 | fence > function or class > blank line | A function or example is only usable whole, so split at definitions rather than paying for overlap. |
+
+## 3. Torn-answer exhibit
+
+The fixed chunker's chunk from the lab, pasted verbatim between the fence lines.
+
+fixed chunker settings (characters): size = 120, overlap = 20
+question: what is the travel booking limit
+
+```text
+# Nimbus Analytics — Expense & Travel Policy
+
+## Purchases
+Individual purchases over 500 USD require written manager pre
+```
+
+## 4. Chunk-time rules
+
+| rule | what happens at chunk time | why it cannot wait until later |
+|---|---|---|
+| metadata stamping | every chunk gets its source, heading path and character offsets | once the text is a loose string nobody can tell which file or section it came from |
+| table atomicity | a table that fits becomes one chunk, a big one row groups with the header | after a blind cut the header and its rows live in different chunks and cannot be rejoined |
+| heading-path prefixing | the heading path is written in front of the chunk text before embedding | the vector is computed from the text, so a prefix added afterwards never reaches the embedding |
+"""
+
+
+def _replace(old: str, new: str) -> str:
+    assert old in COMPLETE, old
+    return COMPLETE.replace(old, new, 1)
+
+
+def _without_line(start: str) -> str:
+    lines = COMPLETE.splitlines(keepends=True)
+    assert sum(line.startswith(start) for line in lines) == 1, start
+    return "".join(line for line in lines if not line.startswith(start))
+
+
+# Whitespace collapsed, as the lesson's original lab chunker did: not a chunk of the contract.
+_COLLAPSED = ("# Nimbus Analytics — Expense & Travel Policy ## Purchases Individual purchases over "
+              "500 USD require written manager pre-approval. Software subscriptions of any amount "
+              "must go thro")
+# A real chunk at 180/40 that holds no evidence of any lab answer.
+_INNOCENT = ("subscriptions of any amount must go through IT procurement.\nReceipts are mandatory "
+             "for every expense above 25 USD.\n\n## Travel\nAll travel must be booked through "
+             "the Navan portal. Ec")
+_EXHIBIT = ("# Nimbus Analytics — Expense & Travel Policy\n\n## Purchases\nIndividual purchases "
+            "over 500 USD require written manager pre")
+_SETTINGS = "size = 120, overlap = 20"
+
+DEFECTIVE = {
+    "missing-family": ("test_card_families", "the recursive family's row is gone",
+                       _without_line("| recursive |")),
+    "family-without-failure-mode": ("test_card_families", "a family's failure mode is empty",
+                                    _replace("| a huge section still needs splitting, and a flat "
+                                             "document gains nothing |", "| |")),
+    "size-in-characters": ("test_card_defaults", "the sizes are characters, not tokens",
+                           _replace("| size (tokens) |", "| size (characters) |")),
+    "overlap-over-half": ("test_card_defaults", "prose overlap of 60 %",
+                          _replace("| prose | 256 | 15 |", "| prose | 256 | 60 |")),
+    "default-without-why": ("test_card_defaults", "the code row's why is two words",
+                            _replace("| A function or example is only usable whole, so split at "
+                                     "definitions rather than paying for overlap. |",
+                                     "| keeps functions |")),
+    "exhibit-not-a-chunk": ("test_card_exhibit", "the lesson's whitespace-collapsed chunk",
+                            _replace(_EXHIBIT, _COLLAPSED).replace(_SETTINGS,
+                                                                   "size = 180, overlap = 40")),
+    "exhibit-wrong-settings": ("test_card_exhibit", "a real chunk, but at other settings than stated",
+                               _replace(_SETTINGS, "size = 100, overlap = 20")),
+    "exhibit-severs-nothing": ("test_card_exhibit", "a real chunk at 180/40 that tears no answer",
+                               _replace(_EXHIBIT, _INNOCENT).replace(_SETTINGS,
+                                                                     "size = 180, overlap = 40")),
+    "missing-rule": ("test_card_rules", "the table atomicity rule is gone",
+                     _replace("| table atomicity | a table that fits becomes one chunk, a big one "
+                              "row groups with the header | after a blind cut the header and its "
+                              "rows live in different chunks and cannot be rejoined |\n", "")),
+    "rule-without-reason": ("test_card_rules", "metadata stamping has no reason",
+                            _replace("| once the text is a loose string nobody can tell which "
+                                     "file or section it came from |", "| |")),
+    "no-file": ("test_card_file", "the card is pasted into CARD_TEXT, but the file is missing",
+                None),
+}
+
+# Which grade cells the card's rubric items are, and their points.
+CARD_ITEMS = {"test_card_families": 4, "test_card_defaults": 6, "test_card_exhibit": 4,
+              "test_card_rules": 4, "test_card_file": 2}
