@@ -24,6 +24,8 @@ c.CourseDirectory.root = HERE
 # SQLite beside the course by default; a TA team can point this at PostgreSQL instead.
 c.CourseDirectory.db_url = os.environ.get(
     "COURSE_GRADEBOOK_URL", "sqlite:///" + os.path.join(HERE, "gradebook.db"))
+# The exchange through which assignments are released, fetched, submitted and collected.
+c.Exchange.root = os.environ.setdefault("COURSE_EXCHANGE", "/srv/nbgrader/exchange")
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback"]
 
 # Releases: the usual pipeline, plus no saved widget state.

@@ -30,7 +30,8 @@ def hidden_roots() -> list[Path]:
     roots = {PACKAGE_ROOT}
     if os.environ.get("COURSE_ROOT"):
         roots.add(Path(os.environ["COURSE_ROOT"]).resolve())
-    roots.update(Path(p) for p in HIDDEN_DEFAULTS if Path(p).is_dir())
+    exchange = [os.environ["COURSE_EXCHANGE"]] if os.environ.get("COURSE_EXCHANGE") else []
+    roots.update(Path(p) for p in (*HIDDEN_DEFAULTS, *exchange) if Path(p).is_dir())
     return sorted(roots)
 
 
