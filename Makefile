@@ -4,7 +4,10 @@ PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export MPLBACKEND := Agg
 
-.PHONY: install demo test release lab bench clean-grading
+.PHONY: install demo test release lab grade bench clean-grading
+
+A    ?= 01-packing-by-hand
+JOBS ?= 2
 
 # Set up once (re-run when pyproject.toml or constraints.txt change).
 $(VENV)/.installed: pyproject.toml constraints.txt
@@ -30,6 +33,10 @@ release: install
 ## Open the student notebooks in JupyterLab.
 lab: install
 	$(VENV)/bin/jupyter lab --notebook-dir=release
+
+## Autograde every collected submission of assignment A with JOBS workers; feedback; CSVs.
+grade: install
+	$(PY) -m course grade $(A) --jobs $(JOBS)
 
 ## Timings (printed, never asserted).
 bench: install

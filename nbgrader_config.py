@@ -26,7 +26,8 @@ c.CourseDirectory.db_url = os.environ.get(
     "COURSE_GRADEBOOK_URL", "sqlite:///" + os.path.join(HERE, "gradebook.db"))
 # The exchange through which assignments are released, fetched, submitted and collected.
 c.Exchange.root = os.environ.setdefault("COURSE_EXCHANGE", "/srv/nbgrader/exchange")
-c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback"]
+# `instructor/` folders in source/ hold reference files (e.g. a filled decision card): never released.
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "instructor"]
 
 # Releases: the usual pipeline, plus no saved widget state.
 c.GenerateAssignment.preprocessors = [

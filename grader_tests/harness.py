@@ -64,7 +64,9 @@ def secret_lines(source: Path, kinds=("SOLUTION", "HIDDEN TESTS")) -> set[str]:
                 secret.update(line.strip() for line in match.group(2).splitlines())
         public.append(SECRET.sub("", cell.source))
     public_text = "\n".join(public)
-    return {line for line in secret if len(line) >= 8 and line not in public_text}
+    rendered = re.sub(r"[`*_]", "", public_text)  # what markdown prose shows once rendered
+    return {line for line in secret
+            if len(line) >= 8 and line not in public_text and line not in rendered}
 
 
 def visible_text(html: str) -> str:

@@ -21,11 +21,14 @@ def test_demo_cycle_grades_the_synthetic_class(capsys):
         for assignment in assignments(root):
             reference, blank = by["reference", assignment], by["blank", assignment]
             partly, broken = by["partly-done", assignment], by["broken", assignment]
-            assert reference.status == "graded" and reference.score == reference.max_score > 0
+            manual = _manual_points(root, assignment)
+            assert reference.status == "graded" and reference.score == reference.max_score - manual > 0
             assert blank.status == "graded" and blank.score == 0
             assert partly.status == "graded" and 0 < partly.score < partly.max_score
             assert broken.status == "not graded" and broken.score is None
             assert "is not a readable notebook" in broken.reason
+            cheat = by["cheating", assignment]
+            assert cheat.status == "graded" and cheat.score == 0
             assert list((root / "feedback" / "reference" / assignment).glob("*.html"))
             _feedback_keeps_secrets(root, assignment)
         rows = list(csv.DictReader((root / "exports" / "grades.csv").open()))
@@ -45,3 +48,16 @@ def _feedback_keeps_secrets(root, assignment):
             assert "case:" in text, f"{page} shows no failing test message"
             leaked = sorted(line for line in secret if line in text)
             assert not leaked, f"{page} leaks {leaked[:3]}"
+
+
+def _manual_points(root, assignment):
+    """Points that only a TA can give (manually graded answers)."""
+    import nbformat
+
+    total = 0.0
+    for path in notebooks(root, assignment, "source"):
+        for cell in nbformat.read(path, as_version=4).cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("grade") and meta.get("solution"):
+                total += float(meta.get("points", 0))
+    return total

@@ -49,6 +49,7 @@ def test_every_assignment_is_released():
         assert names and names == [p.name for p in notebooks(ROOT, assignment, "release")]
     released = sorted(p.name for p in (ROOT / "release").iterdir() if p.is_dir())
     assert released == ASSIGNMENTS, "release/ has folders with no source"
+    assert not list((ROOT / "release").glob("*/instructor")), "instructor files were released"
 
 
 def test_committed_release_matches_a_fresh_one():

@@ -1,6 +1,14 @@
-"""Timings for the course, printed (never asserted): run-all, autograde, widget redraw.
+"""Timings for the course, printed (never asserted).
 
-    python -m course.grading.bench [--students N]
+    python -m course.grading.bench [--students 40] [--stall-runs 100] [--jobs 2]
+
+* widget redraw of the packing explorer;
+* run-all of every instructor notebook in a fresh kernel;
+* token-chunker throughput (the instructor's ``chunk_by_tokens``);
+* a class of ``--students`` solved submissions graded by plain ``nbgrader autograde`` and by
+  ``python -m course grade --jobs N`` (the same course settings, separate scratch copies);
+* stalls: ``--stall-runs`` autogrades of a notebook that displays ipywidgets (``interact``
+  and ``Output``), counting notebooks in which any cell hit its timeout.
 """
 import argparse
 import shutil
@@ -12,38 +20,25 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from . import batch
 from .course_dir import ROOT, assignments, nbgrader, notebooks
 from .submissions import reference_submission, solutions
 
+A1 = "01-packing-by-hand"
+WIDGET_CELLS = [
+    "import ipywidgets as w\nfrom IPython.display import display",
+    *[f"w.interact(lambda limit: len(pack_paragraphs(HANDBOOK, limit)), limit=(20, 400, {k}))"
+      for k in (10, 20, 40)],
+    *[f"out = w.Output()\ndisplay(out)\nwith out:\n    print('inside an Output widget', {k})"
+      for k in range(3)],
+]
 
-def run_all_seconds(assignment: str) -> float:
-    """Seconds to execute the instructor's notebook top to bottom in a fresh kernel."""
-    nb = nbformat.read(notebooks(ROOT, assignment, "source")[0], as_version=4)
-    started = time.perf_counter()
-    NotebookClient(nb, timeout=60, kernel_name="python3",
-                   resources={"metadata": {"path": str(ROOT)}}).execute()
-    return time.perf_counter() - started
 
-
-def autograde_seconds(assignment: str, students: int) -> float:
-    """Seconds per submission for plain ``nbgrader autograde`` over a class of references."""
-    root = Path(tempfile.mkdtemp(prefix="bench-"))
-    try:
-        shutil.copy(ROOT / "nbgrader_config.py", root)
-        shutil.copytree(ROOT / "source" / assignment, root / "source" / assignment)
-        nbgrader("generate_assignment", assignment, "--force", root=root)
-        source = notebooks(root, assignment, "source")[0]
-        release = notebooks(root, assignment, "release")[0]
-        nb = reference_submission(source, release)
-        for i in range(students):
-            folder = root / "submitted" / f"student-{i:03d}" / assignment
-            folder.mkdir(parents=True)
-            nbformat.write(nb, folder / release.name)
-        started = time.perf_counter()
-        nbgrader("autograde", assignment, "--create", "--force", root=root)
-        return (time.perf_counter() - started) / students
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+def _instructor_code(assignment: str, grade_id: str) -> dict:
+    namespace: dict = {}
+    source = notebooks(ROOT, assignment, "source")[0]
+    exec(solutions(nbformat.read(source, as_version=4))[grade_id], namespace)
+    return namespace
 
 
 def redraw_ms() -> tuple[float, float]:
@@ -51,10 +46,7 @@ def redraw_ms() -> tuple[float, float]:
     from course.lessons.packing_explorer import packing_explorer
     from course.lessons.paragraph_sets import HANDBOOK
 
-    namespace: dict = {}
-    source = notebooks(ROOT, "01-packing-by-hand", "source")[0]
-    exec(solutions(nbformat.read(source, as_version=4))["pack_paragraphs"], namespace)
-    box = packing_explorer(namespace["pack_paragraphs"], HANDBOOK)
+    box = packing_explorer(_instructor_code(A1, "pack_paragraphs")["pack_paragraphs"], HANDBOOK)
     times = []
     for value in range(box.slider.min, box.slider.max + 1, box.slider.step):
         started = time.perf_counter()
@@ -63,17 +55,93 @@ def redraw_ms() -> tuple[float, float]:
     return statistics.median(times), max(times)
 
 
+def run_all_seconds(assignment: str) -> float:
+    """Seconds to execute the instructor's notebook top to bottom in a fresh kernel."""
+    source = notebooks(ROOT, assignment, "source")[0]
+    nb = nbformat.read(source, as_version=4)
+    started = time.perf_counter()
+    NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(source.parent)}}).execute()
+    return time.perf_counter() - started
+
+
+def token_throughput() -> float:
+    """Tokens per second through the instructor's chunk_by_tokens (512-token windows)."""
+    from course.lessons.documents import POLICY
+    from course.lessons.tokens import count_tokens
+
+    chunk_by_tokens = _instructor_code("02-overlap-math", "chunk_by_tokens")["chunk_by_tokens"]
+    text = (POLICY + "\n") * 200
+    started = time.perf_counter()
+    chunk_by_tokens(text, 512, 64)
+    return count_tokens(text) / (time.perf_counter() - started)
+
+
+def _class(students: int, extra_cells=()) -> Path:
+    """A scratch course holding ``students`` solved A1 submissions."""
+    root = Path(tempfile.mkdtemp(prefix="bench-"))
+    shutil.copy(ROOT / "nbgrader_config.py", root)
+    shutil.copytree(ROOT / "source" / A1, root / "source" / A1)
+    nbgrader("generate_assignment", A1, "--force", root=root)
+    release = notebooks(root, A1, "release")[0]
+    nb = reference_submission(notebooks(root, A1, "source")[0], release)
+    nb.cells += [nbformat.v4.new_code_cell(code) for code in extra_cells]
+    for i in range(students):
+        folder = root / "submitted" / f"student-{i:03d}" / A1
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / release.name)
+    return root
+
+
+def plain_vs_parallel(students: int, jobs: int) -> tuple[float, float]:
+    """Seconds per submission: plain ``nbgrader autograde`` and the course's parallel grader."""
+    plain_root, parallel_root = _class(students), _class(students)
+    try:
+        started = time.perf_counter()
+        nbgrader("autograde", A1, "--create", "--force", root=plain_root)
+        plain = (time.perf_counter() - started) / students
+        started = time.perf_counter()
+        batch.grade(A1, parallel_root, jobs=jobs, progress=lambda *a, **k: None)
+        parallel = (time.perf_counter() - started) / students
+        return plain, parallel
+    finally:
+        shutil.rmtree(plain_root, ignore_errors=True)
+        shutil.rmtree(parallel_root, ignore_errors=True)
+
+
+def stalls(runs: int, jobs: int) -> tuple[int, int]:
+    """(notebooks with a cell timeout, notebooks graded) over ``runs`` widget notebooks."""
+    root = _class(runs, WIDGET_CELLS)
+    try:
+        outcomes = batch.grade(A1, root, jobs=jobs, progress=lambda *a, **k: None)
+        stalled = 0
+        for outcome in outcomes:
+            for path in (root / "autograded" / outcome.student_id / A1).glob("*.ipynb"):
+                text = path.read_text()
+                stalled += "CellTimeoutError" in text or "Timeout waiting" in text
+        return stalled, sum(o.status == "graded" for o in outcomes)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--students", type=int, default=10)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--students", type=int, default=40)
+    parser.add_argument("--stall-runs", type=int, default=100)
+    parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
     median, worst = redraw_ms()
-    print(f"packing explorer redraw: median {median:.0f} ms, worst {worst:.0f} ms")
+    print(f"packing explorer redraw: median {median:.0f} ms, worst {worst:.0f} ms", flush=True)
     for assignment in assignments():
-        print(f"{assignment}: run-all {run_all_seconds(assignment):.2f} s")
-        per = autograde_seconds(assignment, args.students)
-        print(f"{assignment}: nbgrader autograde, sequential, {args.students} students: "
-              f"{per:.2f} s per submission")
+        print(f"run-all {assignment}: {run_all_seconds(assignment):.2f} s", flush=True)
+    print(f"chunk_by_tokens: {token_throughput():,.0f} tokens/s", flush=True)
+    plain, parallel = plain_vs_parallel(args.students, args.jobs)
+    print(f"autograde, {args.students} submissions of {A1}: plain nbgrader {plain:.2f} s each; "
+          f"python -m course grade --jobs {args.jobs} {parallel:.2f} s each; "
+          f"{plain / parallel:.2f}x faster", flush=True)
+    stalled, graded = stalls(args.stall_runs, args.jobs)
+    print(f"stalls: {stalled} of {graded} widget notebooks graded hit a cell timeout", flush=True)
 
 
 if __name__ == "__main__":

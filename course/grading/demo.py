@@ -2,7 +2,8 @@
 
 The class is made from the course's own notebooks, so it follows every assignment:
 ``reference`` holds the instructor's solutions, ``blank`` the release as handed out,
-``partly-done`` solves every other answer cell, and ``broken`` is a file that is not JSON.
+``partly-done`` solves every other answer cell, ``broken`` is a file that is not JSON, and
+``cheating`` hides every failure behind an input transformer that blanks the cells after it.
 """
 import shutil
 import time
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import nbformat
 
-from .autograde import autograde_student
+from .batch import grade
 from .course_dir import ROOT, assignments, nbgrader, notebooks
 from .gradebook_csv import Outcome, table, write_csv
 from .releases import regenerate
@@ -21,7 +22,17 @@ STUDENTS = {
     "blank": "the release, untouched",
     "partly-done": "every other answer solved",
     "broken": "a notebook file that is not JSON",
+    "cheating": "blanks every later cell so no test can fail",
 }
+CHEAT = "\nget_ipython().input_transformers_cleanup.append(lambda lines: [])"
+
+
+def _copy_files(source: Path, target: Path) -> None:
+    """Copy the plain files (not notebooks) of ``source`` into ``target``."""
+    if source.is_dir():
+        for path in source.iterdir():
+            if path.is_file() and path.suffix != ".ipynb":
+                shutil.copy(path, target / path.name)
 
 
 def synthetic_class(root: Path, assignment: str) -> dict[str, str]:
@@ -35,18 +46,22 @@ def synthetic_class(root: Path, assignment: str) -> dict[str, str]:
             "reference": fill(handout, answers),
             "blank": handout,
             "partly-done": fill(handout, {g: answers[g] for g in ids[::2]}),
+            "cheating": fill(handout, {ids[0]: answers[ids[0]] + CHEAT}),
         }
         for student, nb in made.items():
             folder = root / "submitted" / student / assignment
             folder.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, folder / release.name)
+            _copy_files(release.parent, folder)  # handed-out files, e.g. a template to fill
+            if student == "reference":
+                _copy_files(source.parent / "instructor", folder)
         broken = root / "submitted" / "broken" / assignment
         broken.mkdir(parents=True, exist_ok=True)
         (broken / release.name).write_text('{"cells": [ this is not json')
     return STUDENTS
 
 
-def run(root: Path = ROOT) -> list[Outcome]:
+def run(root: Path = ROOT, jobs: int = 2) -> list[Outcome]:
     """The whole cycle for every assignment; prints progress and the grade table."""
     started = time.perf_counter()
     print("1/4 regenerating releases …", flush=True)
@@ -55,11 +70,9 @@ def run(root: Path = ROOT) -> list[Outcome]:
     for assignment in assignments(root):
         shutil.rmtree(root / "submitted", ignore_errors=True)  # the demo class only
         synthetic_class(root, assignment)
-        print(f"2/4 autograding {assignment} …", flush=True)
-        for student in STUDENTS:
-            outcome = autograde_student(root, assignment, student)
-            print(f"    {student:<12} {outcome.status}", flush=True)
-            outcomes.append(outcome)
+        print(f"2/4 autograding {assignment} with {jobs} workers …", flush=True)
+        outcomes += grade(assignment, root, jobs=jobs, students=list(STUDENTS),
+                          progress=lambda line, **_: print("    " + line, flush=True))
         print(f"3/4 writing feedback for {assignment} …", flush=True)
         nbgrader("generate_feedback", assignment, "--force", root=root, check=False)
     csv_path = write_csv(outcomes, root / "exports" / "grades.csv")
