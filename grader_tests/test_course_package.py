@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 GRADED_NAMES = ["pack_paragraphs", "chunk_sizes", "evidence_in_one_chunk", "answerable",
                 "num_chunks", "chunk_spans", "stored_positions", "chunk_by_tokens",
                 "chunk_fixed", "chunk_recursive", "chunk_structured", "is_table_line",
-                "chunk_table", "chunk_with_tables"]
+                "chunk_table", "chunk_with_tables", "severed", "split_sentences",
+                "adjacent_similarities", "semantic_chunks"]
 
 
 @pytest.fixture(scope="module")
