@@ -15,6 +15,7 @@ def test_demo_cycle_grades_the_synthetic_class(capsys):
         shutil.copy(ROOT / "nbgrader_config.py", root)
         shutil.copytree(ROOT / "source", root / "source")
         outcomes = demo.run(root)
+        root = root / demo.DEMO_DIR
         printed = capsys.readouterr().out
         assert "student" in printed and "not graded" in printed
         by = {(o.student_id, o.assignment): o for o in outcomes}
@@ -31,11 +32,14 @@ def test_demo_cycle_grades_the_synthetic_class(capsys):
             assert cheat.status == "graded" and cheat.score == 0
             assert list((root / "feedback" / "reference" / assignment).glob("*.html"))
             _feedback_keeps_secrets(root, assignment)
+        assert not (root.parent / "submitted").exists(), "the demo wrote outside .demo/"
         rows = list(csv.DictReader((root / "exports" / "grades.csv").open()))
+        tasks = list(csv.DictReader((root / "exports" / f"{assignments(root)[0]}-tasks.csv").open()))
+        assert {r["status"] for r in tasks} == {"graded", "not graded"}
         assert {r["status"] for r in rows} == {"graded", "not graded"}
         assert all(r["score"] == "" for r in rows if r["status"] == "not graded")
     finally:
-        shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(root.parent if root.name == demo.DEMO_DIR else root, ignore_errors=True)
 
 
 def _feedback_keeps_secrets(root, assignment):

@@ -13,7 +13,7 @@ import queue
 import time
 from pathlib import Path
 
-from .autograde import submitted_students, unreadable
+from .intake import submitted_students, unreadable
 from .course_dir import ROOT, tool_env
 from .gradebook_csv import Outcome
 

@@ -1,5 +1,8 @@
 """The demo grading cycle: releases, a small synthetic class, autograde, feedback, CSV, table.
 
+It runs in ``.demo/``, a fresh copy of the course, so a real gradebook and real submissions
+are never touched.
+
 The class is made from the course's own notebooks, so it follows every assignment:
 ``reference`` holds the instructor's solutions, ``blank`` the release as handed out,
 ``partly-done`` solves every other answer cell, ``broken`` is a file that is not JSON, and
@@ -13,7 +16,9 @@ import nbformat
 
 from .batch import grade
 from .course_dir import ROOT, assignments, nbgrader, notebooks
+from .exports import export
 from .gradebook_csv import Outcome, table, write_csv
+from .intake import db_url
 from .releases import regenerate
 from .submissions import fill, grade_id, is_answer, solutions
 
@@ -24,6 +29,7 @@ STUDENTS = {
     "broken": "a notebook file that is not JSON",
     "cheating": "blanks every later cell so no test can fail",
 }
+DEMO_DIR = ".demo"
 CHEAT = "\nget_ipython().input_transformers_cleanup.append(lambda lines: [])"
 
 
@@ -61,24 +67,37 @@ def synthetic_class(root: Path, assignment: str) -> dict[str, str]:
     return STUDENTS
 
 
-def run(root: Path = ROOT, jobs: int = 2) -> list[Outcome]:
-    """The whole cycle for every assignment; prints progress and the grade table."""
+def demo_course(course: Path) -> Path:
+    """A fresh copy of ``course`` (config and sources) in ``course/.demo``: the demo never
+    touches the course's own gradebook or anyone's submissions."""
+    root = course / DEMO_DIR
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir()
+    shutil.copy(course / "nbgrader_config.py", root)
+    shutil.copytree(course / "source", root / "source")
+    return root
+
+
+def run(course: Path = ROOT, jobs: int = 2) -> list[Outcome]:
+    """The whole cycle for every assignment, in ``course/.demo``; prints progress and the table."""
     started = time.perf_counter()
-    print("1/4 regenerating releases …", flush=True)
+    root = demo_course(course)
+    print(f"1/4 regenerating releases in {root.relative_to(course)}/ …", flush=True)
     regenerate(root)
     outcomes: list[Outcome] = []
     for assignment in assignments(root):
-        shutil.rmtree(root / "submitted", ignore_errors=True)  # the demo class only
         synthetic_class(root, assignment)
         print(f"2/4 autograding {assignment} with {jobs} workers …", flush=True)
         outcomes += grade(assignment, root, jobs=jobs, students=list(STUDENTS),
                           progress=lambda line, **_: print("    " + line, flush=True))
         print(f"3/4 writing feedback for {assignment} …", flush=True)
         nbgrader("generate_feedback", assignment, "--force", root=root, check=False)
+        export(root, assignment, outcomes[-len(STUDENTS):], db_url(root))
     csv_path = write_csv(outcomes, root / "exports" / "grades.csv")
-    print("4/4 grades exported to", csv_path.relative_to(root))
+    print("4/4 grades exported to", csv_path.relative_to(course),
+          "(and per assignment: <assignment>-grades.csv, <assignment>-tasks.csv)")
     print()
     print(table(outcomes))
     print(f"\ndemo finished in {time.perf_counter() - started:.1f} s; "
-          f"feedback in feedback/<student>/<assignment>/")
+          f"feedback in {DEMO_DIR}/feedback/<student>/<assignment>/")
     return outcomes
