@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from course.grading import batch, demo, releases
-from course.grading.autograde import db_url
+from course.grading.intake import db_url
 from course.grading.course_dir import ROOT, nbgrader
 from course.grading.exports import export
 from course.grading.gradebook_csv import table
