@@ -205,3 +205,14 @@ def test_writes_outside_the_submission_land_nowhere(graded):
     assert "vandalised" not in (ROOT / "course" / "lessons" / "checks.py").read_text()
     assert (root / "gradebook.db").read_bytes()[:15] == b"SQLite format 3"
     assert outcomes["reference"].score == FULL
+
+
+def test_a_cell_timeout_is_recognised_for_a_second_grading(tmp_path):
+    """A stall looks like a cell timeout: such a notebook is graded a second time."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")])
+    nbformat.write(nb, tmp_path / NAME)
+    assert not batch._timed_out(tmp_path)
+    nb.cells[0].outputs = [nbformat.v4.new_output(
+        "error", ename="CellTimeoutError", evalue="", traceback=["CellTimeoutError: no reply"])]
+    nbformat.write(nb, tmp_path / NAME)
+    assert batch._timed_out(tmp_path)

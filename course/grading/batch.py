@@ -5,7 +5,9 @@ nbgrader's API (so nbgrader and its imports load once per worker, not once per s
 The parent hands out students, prints progress, and watches the clock: a student who runs
 past the per-student budget has their worker (and its kernel) killed and is reported "not
 graded" by name, and a fresh worker takes the next student. Every submission ends graded or
-not graded with a reason; a student whose kernel died is tried once more.
+not graded with a reason; a student whose kernel died is tried once more, and so is one with
+a cell that hit its timeout (a rare kernel stall must not cost points; a real endless loop
+simply times out again and keeps its score).
 """
 import multiprocessing as mp
 import os
@@ -51,6 +53,8 @@ def _grade(api, root: Path, assignment: str, student: str, config) -> Outcome:
         log = f"{result.get('log', '')}\n{result.get('error', '')}"
         graded = root / "autograded" / student / assignment
         if result.get("success") and any(graded.glob("*.ipynb")):
+            if attempt == 0 and _timed_out(graded):
+                continue  # a rare stall looks like a timeout: a real endless loop times out again
             with Gradebook(config.CourseDirectory.db_url) as gb:
                 try:
                     sub = gb.find_submission(assignment, student)
@@ -63,6 +67,12 @@ def _grade(api, root: Path, assignment: str, student: str, config) -> Outcome:
             break
         reason = f"{reason} (after a retry)" if attempt else reason
     return Outcome(student, assignment, "not graded", None, None, reason)
+
+
+def _timed_out(graded: Path) -> bool:
+    """Whether any cell of the autograded notebooks in ``graded`` hit the cell timeout."""
+    return any('"ename": "CellTimeoutError"' in path.read_text(errors="ignore")
+               for path in graded.glob("*.ipynb"))
 
 
 def _reason(log: str) -> str:
