@@ -10,7 +10,6 @@ Chunks may be strings (a fixed or recursive chunker's output) or dicts with ``st
 ``end`` offsets (a structure-aware chunker's). A string chunk is searched for verbatim, then
 with its surrounding whitespace stripped, from where the previous chunk started.
 """
-import io
 import re
 import time
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from .checks import time_limit
+from .png import figure_png
 from .tokens import count_tokens
 
 _FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -248,9 +248,7 @@ def fence_explorer(chunk_fixed, chunk_recursive, chunk_structured, documents, si
         results = run_three(chunk_fixed, chunk_recursive, chunk_structured, document,
                             size_now, overlap_now, source=menu.value)
         drawn[:] = draw(ax, document, results, size_now, overlap_now, drawn)
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png")
-        image.value = buffer.getvalue()
+        image.value = figure_png(figure)
         elapsed = 1000 * (time.perf_counter() - started)
         summary.value = (f"<div><b>{escape(menu.value)}</b>: {len(document):,} characters; size "
                          f"<b class='size'>{size_now}</b>, overlap <b class='overlap'>"

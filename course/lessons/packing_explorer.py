@@ -3,7 +3,6 @@
 The packer is a parameter, so students watch *their own* ``pack_paragraphs`` at work. Each
 bar is a chunk, each coloured band the words it took from one paragraph.
 """
-import io
 import time
 from html import escape
 
@@ -12,6 +11,7 @@ from matplotlib.figure import Figure  # a pyplot-free figure: no global state, n
 from matplotlib.patches import Patch
 
 from .checks import time_limit
+from .png import figure_png
 
 _COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
 _UNKNOWN = "#BBBBBB"
@@ -102,9 +102,7 @@ def packing_explorer(pack, paragraphs, max_words: int = 200, *, low: int = 20, h
             lines.append(f"“{escape(question.text)}” answerable from one chunk: "
                          f"<b class='answerable'>{'yes' if ok else 'no'}</b>")
         draw_packing(ax, paragraphs, [c for c in chunks if isinstance(c, str)], limit, labels)
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png")
-        image.value = buffer.getvalue()
+        image.value = figure_png(figure)
         lines.append(f"<small>redrawn in {1000 * (time.perf_counter() - started):.0f} ms</small>")
         summary.value = "<br>".join(lines)
 

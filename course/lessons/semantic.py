@@ -10,7 +10,6 @@ and the similarity explorer.
 * ``similarity_explorer`` takes the student's three functions as parameters and redraws the
   adjacent-sentence similarity curve, the threshold and the cuts as the threshold slider moves.
 """
-import io
 import math
 import re
 import time
@@ -22,6 +21,7 @@ from matplotlib.figure import Figure
 
 from .checks import time_limit
 from .paragraph_sets import Question
+from .png import figure_png
 from .retriever import top1
 
 _WORD = re.compile(r"[a-z0-9']+")
@@ -185,9 +185,7 @@ def similarity_explorer(split_sentences, adjacent_similarities, semantic_chunks,
             return
         cuts = draw_similarities(ax, sentences, similarities, slider.value,
                                  f"{choice.value}: {len(sentences)} sentences")
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png")
-        image.value = buffer.getvalue()
+        image.value = figure_png(figure)
         calls = state["embedded"] + len(chunks)
         lines = [
             f"threshold <b class='threshold'>{slider.value:.2f}</b>: "

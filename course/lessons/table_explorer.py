@@ -11,7 +11,6 @@ the chunk holds only part of: the row was cut in two.
 The rows of the table are given (header first, then the delimiter row if any, then the data
 rows), so this module never has to decide what is a table line: that is the student's job.
 """
-import io
 import time
 from html import escape
 
@@ -20,9 +19,9 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure  # pyplot-free: no global state, no auto-display
-from PIL import Image as PILImage
 
 from .checks import time_limit
+from .png import canvas_png
 from .retriever import top_k
 
 EMPTY, PART, FULL = 0, 1, 2
@@ -164,11 +163,7 @@ class TableChunksPlot:
 
     def png(self) -> bytes:
         """The current drawing as PNG bytes."""
-        width, height = self.canvas.get_width_height()
-        buffer = io.BytesIO()
-        PILImage.frombuffer("RGBA", (width, height), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1
-                            ).save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
+        return canvas_png(self.canvas)
 
 
 def _summary(stats: dict, focus: str | None) -> list[str]:

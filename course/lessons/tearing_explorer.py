@@ -9,17 +9,16 @@ Every widget takes the chunkers to show as parameters, so a student watches *the
 * ``query_explorer`` — a query box showing each strategy's top chunk from the course retriever;
 * ``rate_explorer`` — answerable rate against chunk size for each strategy, with a size slider.
 """
-import io
 import time
 from html import escape
 
 import ipywidgets as widgets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from PIL import Image
 
 from .boundary_damage import chunk_body, damage, heading_offsets, locate
 from .checks import time_limit
+from .png import canvas_png
 from .retriever import chunk_text, top_k
 
 STRATEGIES = ("fixed", "recursive", "structured")
@@ -107,12 +106,6 @@ def draw_tearings(ax, document, results, damages, size, overlap) -> list:
     return artists
 
 
-def _png(figure) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
-
-
 class Blitter:
     """Render a figure's static parts once; each redraw paints only the artists that change.
 
@@ -131,11 +124,7 @@ class Blitter:
         renderer = self.canvas.get_renderer()
         for artist in artists:
             artist.draw(renderer)
-        width, height = self.canvas.get_width_height()
-        picture = Image.frombuffer("RGBA", (width, height), self.canvas.buffer_rgba())
-        buffer = io.BytesIO()
-        picture.save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
+        return canvas_png(self.canvas)
 
 
 def _summary_rows(document, results, damages, questions, judge) -> str:

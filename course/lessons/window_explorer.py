@@ -10,7 +10,6 @@ stored positions and the duplication factor (stored / N).
 This module holds no working coverage-stopping implementation: only the blind loop, which is
 the mistake the lesson is about.
 """
-import io
 import time
 from html import escape
 
@@ -19,7 +18,8 @@ from matplotlib.figure import Figure  # pyplot-free: no global state, no auto-di
 from matplotlib.collections import PolyCollection
 from matplotlib.patches import Patch
 
-from course.lessons.checks import time_limit
+from .checks import time_limit
+from .png import figure_png
 
 COVERAGE = "coverage-stopping"
 BLIND = "blind loop"
@@ -196,9 +196,7 @@ def window_explorer(chunk_spans, n: int = 1000, size: int = 200, overlap: int = 
         if len(spans) > MAX_ROWS:
             lines.append(f"<small>drawing the first {MAX_ROWS} of {len(spans)} windows</small>")
         diagram.draw(spans, N, redundant)
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", pil_kwargs={"compress_level": 1})
-        image.value = buffer.getvalue()
+        image.value = figure_png(figure, fast=True)
         box.spans, box.redundant = spans, redundant
         lines.append(f"<small>redrawn in {1000 * (time.perf_counter() - started):.0f} ms</small>")
         show(lines)
