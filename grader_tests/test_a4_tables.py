@@ -200,6 +200,15 @@ def test_moving_the_slider_changes_the_numbers_and_the_image(reference):
     assert bytes(box.image.value) != png
 
 
+def test_one_step_that_keeps_the_group_count_still_changes_a_number(reference):
+    """10 -> 11 rows per group is 4 groups either way; the rows in each group tell them apart."""
+    box = table_explorer(reference["chunk_table"], HOTEL_TABLE, HOTEL_ROWS, 10)
+    assert "whole data rows per chunk: 10 · 10 · 10 · 6" in box.summary.value
+    box.slider.value = 11
+    assert "<b class='chunk-count'>4</b>" in box.summary.value
+    assert "whole data rows per chunk: 11 · 11 · 11 · 3" in box.summary.value
+
+
 def test_explorer_redraws_quickly(reference):
     box = table_explorer(reference["chunk_table"], HOTEL_TABLE, HOTEL_ROWS, 10)
     times = []

@@ -68,7 +68,9 @@ def table_stats(rows, chunks, focus: str | None = None) -> dict:
     grid = row_coverage(rows, chunks)
     header_in = [line[0] == FULL for line in grid]
     stats = {"chunks": len(chunks), "header_copies": sum(header_in), "cut": 0, "lost": 0,
-             "repeated": 0, "orphans": 0, "focus_with_header": None}
+             "repeated": 0, "orphans": 0, "focus_with_header": None,
+             "rows_per_chunk": [n for n in (sum(state == FULL for state in line[data_from:])
+                                            for line in grid) if n]}
     for r in range(data_from, len(rows)):
         holders = [c for c, line in enumerate(grid) if line[r] == FULL]
         if any(line[r] == PART for line in grid):
@@ -172,6 +174,10 @@ def _summary(stats: dict, focus: str | None) -> list[str]:
              f"data rows: <b class='orphans'>{stats['orphans']}</b> without their header · "
              f"<b class='cut'>{stats['cut']}</b> cut mid-row · <b>{stats['lost']}</b> lost · "
              f"<b>{stats['repeated']}</b> repeated"]
+    sizes = stats["rows_per_chunk"]
+    lines.append("whole data rows per chunk: " + (
+        " · ".join(map(str, sizes[:12])) + (" · …" if len(sizes) > 12 else "") if sizes
+        else "none"))
     if focus is not None and stats["focus_with_header"] is not None:
         ok = "yes" if stats["focus_with_header"] else "no"
         lines.append(f"the {escape(focus)} row shares a chunk with the header: <b>{ok}</b>")

@@ -132,7 +132,8 @@ def set_cell_source(page: Page, cell: Locator, text: str) -> None:
 
 
 SUMMARY_JS = """(out) => [...out.querySelectorAll('.widget-html-content')]
-    .filter(e => !e.querySelector('.predict-first')).map(e => e.innerText).join('\\n')"""
+    .filter(e => !e.querySelector('.predict-first')).map(e => e.innerText).join('\\n')
+    .replace(/redrawn in \\d+ ms/g, '')"""
 
 
 class Explorer:
