@@ -22,9 +22,11 @@ def grade(args) -> int:
     totals, tasks = export(ROOT, args.assignment, outcomes, db_url(ROOT))
     print()
     print(table(outcomes))
-    missing = [o for o in outcomes if o.status != "graded"]
-    print(f"\n{len(outcomes) - len(missing)} graded, {len(missing)} not graded"
-          + (": " + ", ".join(o.student_id for o in missing) if missing else ""))
+    print()
+    for status in ("graded", "needs review", "not graded"):
+        names = [o.student_id for o in outcomes if o.status == status]
+        listed = f": {', '.join(names)}" if names and status != "graded" else ""
+        print(f"{len(names)} {status}{listed}")
     print(f"grades: {totals.relative_to(ROOT)}; per task: {tasks.relative_to(ROOT)}; "
           f"feedback: feedback/<student>/{args.assignment}/")
     return 0
@@ -51,7 +53,7 @@ def main(argv=None) -> int:
     elif args.command == "demo":
         outcomes = demo.run()
         expected = {"reference": "graded", "blank": "graded", "partly-done": "graded",
-                    "broken": "not graded", "cheating": "graded"}
+                    "broken": "not graded", "cheating": "needs review"}
         if any(expected[o.student_id] != o.status for o in outcomes):
             print("demo: a student did not end as expected", file=sys.stderr)
             return 1

@@ -29,15 +29,20 @@ def test_demo_cycle_grades_the_synthetic_class(capsys):
             assert broken.status == "not graded" and broken.score is None
             assert "is not a readable notebook" in broken.reason
             cheat = by["cheating", assignment]
-            assert cheat.status == "graded" and cheat.score == 0
+            assert cheat.status == "needs review" and "checks.expect" in cheat.reason
             assert list((root / "feedback" / "reference" / assignment).glob("*.html"))
             _feedback_keeps_secrets(root, assignment)
         assert not (root.parent / "submitted").exists(), "the demo wrote outside .demo/"
         rows = list(csv.DictReader((root / "exports" / "grades.csv").open()))
         tasks = list(csv.DictReader((root / "exports" / f"{assignments(root)[0]}-tasks.csv").open()))
-        assert {r["status"] for r in tasks} == {"graded", "not graded"}
-        assert {r["status"] for r in rows} == {"graded", "not graded"}
+        assert {r["status"] for r in tasks} == {"graded", "not graded", "needs review"}
+        assert {r["status"] for r in rows} == {"graded", "not graded", "needs review"}
         assert all(r["score"] == "" for r in rows if r["status"] == "not graded")
+        held = [r for r in rows if r["status"] == "needs review"]
+        assert {r["student_id"] for r in held} == {"cheating"} and len(held) == len(assignments(root))
+        assert all(r["score"] == "" and "withheld until a TA reviews" in r["reason"] for r in held)
+        assert any(by["cheating", a].score > 0 for a in assignments(root)), \
+            "the forged checks earned nothing, so the demo shows no reason to review"
     finally:
         shutil.rmtree(root.parent if root.name == demo.DEMO_DIR else root, ignore_errors=True)
 

@@ -14,6 +14,7 @@ import pytest
 
 from course.grading import batch
 from course.grading.course_dir import ROOT
+from course.grading.gradebook_csv import export_row
 from harness import scratch_course, score_in_process, submission
 from implementations.a1_packing import WRONG
 
@@ -84,6 +85,16 @@ for target in ("{repo}/release/HACKED.txt", "{course}/gradebook.db", "{course}/a
         pass
 '''
 
+FORGE = """
+import course.lessons.checks as checks
+checks.expect = checks.expect_true = checks.expect_raises = lambda *a, **k: None
+"""
+
+SHADOW = """
+with open("json.py", "w") as handle:  # imported instead of the standard json from now on
+    handle.write("def dumps(*a, **k):\\n    return '{}'\\n")
+"""
+
 SWALLOW = '''
 while True:
     try:
@@ -119,6 +130,8 @@ def graded(tmp_path_factory):
         "memory-hog": _with({"understanding": "hog = bytearray(6 * 1024 ** 3)"}),
         "reads-secrets": submission(A1, {"pack_paragraphs": STEAL.format(**fill)}),
         "writes-outside": _with({"understanding": VANDAL.format(**fill)}),
+        "forges-checks": _with({"q1_chunks": FORGE}, WRONG["always-splits"][1]),
+        "shadows-a-module": _with({"understanding": SHADOW}),
     }
     for student, nb in students.items():
         folder = root / "submitted" / student / A1
@@ -139,9 +152,9 @@ def graded(tmp_path_factory):
 
 def test_every_student_ends_graded_or_named(graded):
     _, outcomes, lines = graded
-    assert len(outcomes) == 17 and len(lines) == 17
+    assert len(outcomes) == 19 and len(lines) == 19
     for outcome in outcomes.values():
-        assert outcome.status in ("graded", "not graded")
+        assert outcome.status in ("graded", "needs review", "not graded")
         if outcome.status == "not graded":
             assert outcome.reason and outcome.score is None
 
@@ -183,12 +196,13 @@ def test_always_equal_objects_earn_nothing_undeserved(graded):
 def test_hidden_tracebacks_do_not_hide_failures(graded):
     outcome = graded[1]["hides-tracebacks"]
     honest = score_in_process(A1, WRONG["fits-uses-strict-less"][1]).total
-    assert outcome.status == "graded" and outcome.score <= honest < FULL
+    assert outcome.score <= honest < FULL
+    assert outcome.status == "needs review" and "get_ipython" in outcome.reason
 
 
 def test_blanked_cells_earn_nothing(graded):
     outcome = graded[1]["blanks-later-cells"]
-    assert outcome.status == "graded" and outcome.score == 0
+    assert outcome.score == 0 and outcome.status == "needs review"
 
 
 def test_secrets_are_out_of_reach(graded):
@@ -196,6 +210,30 @@ def test_secrets_are_out_of_reach(graded):
     assert outcomes["reads-secrets"].score < FULL
     loot = (root / "autograded" / "reads-secrets" / A1 / "loot.txt").read_text()
     assert loot == "[]", f"the kernel read: {loot}"
+
+
+def test_forged_checks_are_held_for_review_not_exported(graded):
+    """Rewriting the checks inside the kernel does earn autograder points (the kernel cannot
+    be trusted), so the grader's own scan holds them back until a TA has looked."""
+    outcome = graded[1]["forges-checks"]
+    honest = score_in_process(A1, WRONG["always-splits"][1]).total
+    assert outcome.score > honest, "the forgery did not work, so this test proves nothing"
+    assert outcome.status == "needs review"
+    assert "sets the attribute checks.expect" in outcome.reason
+    row = export_row(outcome)
+    assert row["score"] == "" and f"autograder score {outcome.score:g}/" in row["reason"]
+
+
+def test_a_module_written_while_grading_is_held_for_review(graded):
+    outcome = graded[1]["shadows-a-module"]
+    assert outcome.status == "needs review"
+    assert "json.py" in outcome.reason and "written while grading" in outcome.reason
+
+
+def test_honest_students_are_not_held(graded):
+    held = {name for name, o in graded[1].items() if o.status == "needs review"}
+    assert held == {"hides-tracebacks", "blanks-later-cells", "reads-secrets", "forges-checks",
+                    "shadows-a-module"}
 
 
 def test_writes_outside_the_submission_land_nowhere(graded):

@@ -18,6 +18,7 @@ from pathlib import Path
 from .intake import submitted_students, unreadable
 from .course_dir import ROOT, tool_env
 from .gradebook_csv import Outcome
+from .tamper import new_python_files, scan_submission
 
 RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
 
@@ -42,11 +43,32 @@ def _worker(root: str, tasks, results) -> None:
 
 
 def _grade(api, root: Path, assignment: str, student: str, config) -> Outcome:
-    from nbgrader.api import Gradebook, MissingEntry
-
-    problem = unreadable(root / "submitted" / student / assignment)
+    submitted = root / "submitted" / student / assignment
+    problem = unreadable(submitted)
     if problem:
         return Outcome(student, assignment, "not graded", None, None, problem)
+    outcome = _autograde(api, root, assignment, student, config)
+    if outcome.status != "graded":
+        return outcome
+    try:
+        findings = scan_submission(submitted, root / "release" / assignment)
+        findings += new_python_files(submitted, root / "autograded" / student / assignment)
+    except Exception as error:  # a scan that fails must not pass the work unread
+        findings = [f"the tamper scan failed ({type(error).__name__}: {error})"]
+    return _held_for_review(outcome, findings) if findings else outcome
+
+
+def _held_for_review(outcome: Outcome, findings) -> Outcome:
+    """A graded outcome whose code may have tampered with its tests: a TA looks first."""
+    shown = "; ".join(map(str, findings[:4]))
+    more = f"; and {len(findings) - 4} more" if len(findings) > 4 else ""
+    return Outcome(outcome.student_id, outcome.assignment, "needs review", outcome.score,
+                   outcome.max_score, f"code that could tamper with its tests: {shown}{more}")
+
+
+def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcome:
+    from nbgrader.api import Gradebook, MissingEntry
+
     reason = ""
     for attempt in range(2):
         result = api.autograde(assignment, student, force=True, create=True)

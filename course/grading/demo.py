@@ -6,7 +6,8 @@ are never touched.
 The class is made from the course's own notebooks, so it follows every assignment:
 ``reference`` holds the instructor's solutions, ``blank`` the release as handed out,
 ``partly-done`` solves every other answer cell, ``broken`` is a file that is not JSON, and
-``cheating`` hides every failure behind an input transformer that blanks the cells after it.
+``cheating`` replaces the course's checks so that no test can fail: its forged score is held
+for a TA's review, never exported.
 """
 import shutil
 import time
@@ -27,10 +28,11 @@ STUDENTS = {
     "blank": "the release, untouched",
     "partly-done": "every other answer solved",
     "broken": "a notebook file that is not JSON",
-    "cheating": "blanks every later cell so no test can fail",
+    "cheating": "rewrites the checks so no test can fail",
 }
 DEMO_DIR = ".demo"
-CHEAT = "\nget_ipython().input_transformers_cleanup.append(lambda lines: [])"
+CHEAT = ("\nimport course.lessons.checks as checks\n"
+         "checks.expect = checks.expect_true = checks.expect_raises = lambda *a, **k: None")
 
 
 def _copy_files(source: Path, target: Path) -> None:
@@ -39,6 +41,12 @@ def _copy_files(source: Path, target: Path) -> None:
         for path in source.iterdir():
             if path.is_file() and path.suffix != ".ipynb":
                 shutil.copy(path, target / path.name)
+
+
+def _stub(handout, answer_id: str) -> str:
+    """An answer cell of ``handout`` that runs but does nothing (``pass`` for the stub)."""
+    cell = next(c for c in handout.cells if grade_id(c) == answer_id)
+    return cell.source.replace("raise NotImplementedError()", "pass")
 
 
 def synthetic_class(root: Path, assignment: str) -> dict[str, str]:
@@ -52,7 +60,8 @@ def synthetic_class(root: Path, assignment: str) -> dict[str, str]:
             "reference": fill(handout, answers),
             "blank": handout,
             "partly-done": fill(handout, {g: answers[g] for g in ids[::2]}),
-            "cheating": fill(handout, {ids[0]: answers[ids[0]] + CHEAT}),
+            "cheating": fill(handout, {g: _stub(handout, g) + (CHEAT if g == ids[0] else "")
+                                       for g in ids}),
         }
         for student, nb in made.items():
             folder = root / "submitted" / student / assignment

@@ -2,7 +2,7 @@
 import csv
 from pathlib import Path
 
-from .gradebook_csv import Outcome, write_csv
+from .gradebook_csv import Outcome, export_row, write_csv
 
 
 def task_points(db_url: str, assignment: str, student: str) -> dict[str, float]:
@@ -28,9 +28,9 @@ def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) ->
         writer = csv.writer(handle)
         writer.writerow(["student_id", "assignment", "status", "score", "max_score", *tasks, "reason"])
         for outcome, points in rows:
-            score = "" if outcome.score is None else f"{outcome.score:g}"
-            max_score = "" if outcome.max_score is None else f"{outcome.max_score:g}"
-            writer.writerow([outcome.student_id, assignment, outcome.status, score, max_score,
+            row = export_row(outcome)
+            writer.writerow([outcome.student_id, assignment, outcome.status, row["score"],
+                             row["max_score"],
                              *[f"{points[t]:g}" if t in points else "" for t in tasks],
-                             outcome.reason])
+                             row["reason"]])
     return totals, path

@@ -1,4 +1,8 @@
-"""Grades as a CSV an LMS gradebook imports, with a status that tells "not graded" from 0."""
+"""Grades as a CSV an LMS gradebook imports, with a status that tells "not graded" from 0.
+
+Only a "graded" row carries a score: a "needs review" row (code that could have tampered with
+its tests) keeps the autograder's score in its reason, so no unreviewed point reaches the LMS.
+"""
 import csv
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -10,7 +14,7 @@ class Outcome:
 
     student_id: str
     assignment: str
-    status: str            # "graded" or "not graded"
+    status: str            # "graded", "needs review" or "not graded"
     score: float | None
     max_score: float | None
     reason: str = ""
@@ -22,11 +26,20 @@ def write_csv(outcomes: list[Outcome], path: Path) -> Path:
         writer = csv.DictWriter(handle, fieldnames=[f.name for f in fields(Outcome)])
         writer.writeheader()
         for outcome in outcomes:
-            row = asdict(outcome)
-            row["score"] = "" if outcome.score is None else f"{outcome.score:g}"
-            row["max_score"] = "" if outcome.max_score is None else f"{outcome.max_score:g}"
-            writer.writerow(row)
+            writer.writerow(export_row(outcome))
     return path
+
+
+def export_row(outcome: Outcome) -> dict[str, str]:
+    """The CSV row of one outcome: the score only when graded, the reason saying the rest."""
+    row = asdict(outcome)
+    held = outcome.status != "graded" and outcome.score is not None
+    row["score"] = "" if outcome.score is None or held else f"{outcome.score:g}"
+    row["max_score"] = "" if outcome.max_score is None else f"{outcome.max_score:g}"
+    if held:
+        row["reason"] = (f"autograder score {outcome.score:g}/{outcome.max_score:g} withheld "
+                         f"until a TA reviews: {outcome.reason}")
+    return row
 
 
 def table(outcomes: list[Outcome]) -> str:
