@@ -18,6 +18,7 @@ from pathlib import Path
 from .intake import submitted_students, unreadable
 from .course_dir import ROOT, tool_env
 from .gradebook_csv import Outcome
+from .sandbox_kernel import build_font_cache
 from .tamper import new_python_files, scan_submission
 
 RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
@@ -127,6 +128,7 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
           budget: float = 600, progress=print) -> list[Outcome]:
     """Autograde every submitted student of ``assignment`` with ``jobs`` workers."""
     students = list(students or submitted_students(root, assignment))
+    build_font_cache()
     ctx = mp.get_context("spawn")
     tasks, results = ctx.Queue(), ctx.Queue()
     for student in students:

@@ -1,5 +1,6 @@
 """The Execute step of autograding, hardened for untrusted notebooks and widgets."""
 import asyncio
+import os
 from queue import Empty
 
 from jupyter_core.utils import ensure_async
@@ -7,7 +8,8 @@ from nbgrader.preprocessors import Execute
 
 
 class GradingExecute(Execute):
-    """nbgrader's Execute with two fixes.
+    """nbgrader's Execute with two fixes, in a kernel that knows it is grading (and no waiting
+    for a finished kernel to exit).
 
     * No client-side widget models. nbclient mirrors every ``Output`` widget (``interact``
       uses one) and sends its state back on the shell channel while another coroutine is
@@ -23,6 +25,13 @@ class GradingExecute(Execute):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.widget_registry = {}
+        # The notebook has run: nothing in the kernel is worth a graceful shutdown's wait.
+        self.shutdown_kernel = "immediate"
+
+    def start_new_kernel(self, **kwargs):
+        """Start the kernel with ``COURSE_GRADING=1``: explorers nobody sees are not drawn."""
+        kwargs.setdefault("env", {**os.environ, "COURSE_GRADING": "1"})
+        return super().start_new_kernel(**kwargs)
 
     async def _async_handle_timeout(self, timeout, cell=None):
         reply = await super()._async_handle_timeout(timeout, cell)

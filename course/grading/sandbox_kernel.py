@@ -35,6 +35,23 @@ def hidden_roots() -> list[Path]:
     return sorted(roots)
 
 
+def font_caches() -> list[Path]:
+    """The grader's matplotlib font lists, found without importing matplotlib (that is slow).
+
+    Bound read-only into the sandbox's empty home, they spare every kernel rebuilding the list
+    by scanning the system's fonts.
+    """
+    folder = Path(os.environ.get("MPLCONFIGDIR") or
+                  Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "matplotlib")
+    return sorted(folder.glob("fontlist-v*.json")) if folder.is_dir() else []
+
+
+def build_font_cache() -> None:
+    """Make sure the grader has a font list to lend its kernels (built once, on first use)."""
+    if not font_caches():
+        import matplotlib.font_manager  # noqa: F401  (importing it writes the list)
+
+
 def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
     """The bubblewrap command line that runs ipykernel for ``workdir``."""
     venv = Path(sys.prefix)
@@ -51,6 +68,8 @@ def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
              "--bind", str(workdir), str(workdir), "--chdir", str(workdir)]
     for notebook in sorted(workdir.glob("*.ipynb")):    # the notebook being graded holds
         argv += ["--ro-bind", "/dev/null", str(notebook)]  # hidden tests: not for its kernel
+    for cache in font_caches():
+        argv += ["--ro-bind", str(cache), f"/tmp/.cache/matplotlib/{cache.name}"]
     argv += ["--setenv", "HOME", "/tmp", "--setenv", "MPLBACKEND", "Agg",
              sys.executable, "-m", "ipykernel_launcher", "-f", str(connection)]
     return argv

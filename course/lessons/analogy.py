@@ -5,6 +5,8 @@ for the same idea in the vocabulary the assignments use. Not graded; it only set
 """
 import ipywidgets as widgets
 
+from .grading_mode import not_while_grading
+
 PLAIN = "Plain words"
 TECHNICAL = "Technical"
 MODES = (PLAIN, TECHNICAL)
@@ -46,6 +48,7 @@ text across a boundary; good boundaries avoid the cut in the first place.</p>
 }
 
 
+@not_while_grading
 def analogy(mode: str = PLAIN):
     """A toggle between the plain-language and the technical telling; returns the widget box.
 

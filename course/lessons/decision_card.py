@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .grading_mode import not_while_grading
+
 CARD_FILE = "chunking_notes.md"
 
 FAMILIES = ("fixed-size", "recursive", "structure-aware")
@@ -271,6 +273,7 @@ question:
 """
 
 
+@not_while_grading
 def exhibit_explorer(chunk_fixed, document, questions, size=180, overlap=40):
     """Size and overlap sliders over ``chunk_fixed(document, size, overlap)`` (the student's):
     every chunk shown verbatim, with how many evidence parts of each question it holds."""

@@ -10,6 +10,7 @@ from html import escape
 
 import ipywidgets as widgets
 
+from .grading_mode import not_while_grading
 from .retriever import chunk_text, top_k
 from .tearing_explorer import run_strategy, tearings
 
@@ -47,6 +48,7 @@ def fate(chunks, evidence, severed, judge) -> str:
     return "severed" if severed(chunks, evidence) else "torn"
 
 
+@not_while_grading
 def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge, document,
                   question, *, size=160, overlap=20, source="handbook.md", step=1):
     """A 5-step slider (and a play button) following ``question`` through three tearings."""

@@ -14,6 +14,7 @@ from html import escape
 
 import ipywidgets as widgets
 
+from .grading_mode import not_while_grading
 from .flashcard_decks import DECKS
 
 AGAIN_AFTER = 2  # a missed card comes back after this many other cards
@@ -104,6 +105,7 @@ def _card_html(session: Session, title: str) -> str:
             f"<p style='font-size:1.1em'>{escape(session.face, quote=False)}</p></div>")
 
 
+@not_while_grading
 def flashcards(deck: str = "01", *, cards=None, again_after: int = AGAIN_AFTER,
                fresh: bool = False):
     """The flashcard widget for ``deck`` (a key of ``DECKS``, e.g. ``"01"``), or for your own

@@ -7,11 +7,14 @@ import time
 from html import escape
 
 import ipywidgets as widgets
-from matplotlib.figure import Figure  # a pyplot-free figure: no global state, no auto-display
-from matplotlib.patches import Patch
 
 from .checks import time_limit
+from .grading_mode import not_while_grading
+from .lazy import Lazy
 from .png import figure_png
+
+Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
+Patch = Lazy("matplotlib.patches", "Patch")
 
 _COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
 _UNKNOWN = "#BBBBBB"
@@ -64,6 +67,7 @@ def draw_packing(ax, paragraphs, chunks, limit: int, labels) -> None:
               ncols=min(4, len(labels)), frameon=False)
 
 
+@not_while_grading
 def packing_explorer(pack, paragraphs, max_words: int = 200, *, low: int = 20, high: int = 400,
                      step: int = 10, question=None, answerable=None, labels=None):
     """A slider for the word limit that redraws the chunks ``pack`` makes of ``paragraphs``.

@@ -1,7 +1,9 @@
 """PNG bytes for the widgets' ``ipywidgets.Image``: a whole figure, or a canvas already drawn."""
 import io
 
-from PIL import Image
+from .lazy import Lazy
+
+Image = Lazy("PIL.Image")
 
 
 def figure_png(figure, *, fast: bool = False) -> bytes:

@@ -3,6 +3,8 @@ from html import escape
 
 import ipywidgets as widgets
 
+from .grading_mode import NotDrawn, grading
+
 _UNANSWERED = (None, Ellipsis, "")
 
 
@@ -24,6 +26,8 @@ def reveal_after(predictions: dict, reveal):
         return widgets.HTML(
             f"<div class='predict-first locked'>🔒 Predict first: fill in {names} in the answer "
             "cell above and run it, then run this cell again to reveal.</div>")
+    if grading():  # what it reveals is never seen in a graded notebook
+        return NotDrawn("the reveal")
     committed = "; ".join(f"{escape(k)} = {escape(repr(v))}" for k, v in predictions.items())
     return widgets.VBox([
         widgets.HTML(f"<div class='predict-first open'>Your predictions: {committed}</div>"),

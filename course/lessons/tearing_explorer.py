@@ -13,13 +13,16 @@ import time
 from html import escape
 
 import ipywidgets as widgets
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
 from .boundary_damage import chunk_body, damage, heading_offsets, locate
 from .checks import time_limit
+from .grading_mode import not_while_grading
+from .lazy import Lazy
 from .png import canvas_png
 from .retriever import chunk_text, top_k
+
+FigureCanvasAgg = Lazy("matplotlib.backends.backend_agg", "FigureCanvasAgg")
+Figure = Lazy("matplotlib.figure", "Figure")
 
 STRATEGIES = ("fixed", "recursive", "structured")
 _COLOURS = {"fixed": ("#4C72B0", "#9DB4D9"), "recursive": ("#DD8452", "#F0BD98"),
@@ -155,6 +158,7 @@ def _summary_rows(document, results, damages, questions, judge) -> str:
     return "<table class='tearing-summary'>" + "".join(rows) + "</table>"
 
 
+@not_while_grading
 def tearing_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, size=180,
                      overlap=40, *, source="document.md", questions=None, judge=None,
                      low=40, high=400, step=10):
@@ -208,6 +212,7 @@ def _shorten(text: str, limit: int = 260) -> str:
     return text if len(text) <= limit else text[:limit] + " …"
 
 
+@not_while_grading
 def query_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, *, size=180,
                    overlap=40, source="document.md", query="", questions=(), judge=None, k=1):
     """A query box (and a menu of known questions) showing each strategy's top ``k`` chunks.
@@ -286,6 +291,7 @@ def answerable_rates(strategies, documents, sizes, judge, overlap_share=0.2):
     return rates
 
 
+@not_while_grading
 def rate_explorer(chunk_fixed, chunk_recursive, chunk_structured, documents, judge, *,
                   sizes=tuple(range(40, 481, 20)), size=160, source="document.md"):
     """Answerable rate against chunk size for each strategy; the slider marks one size."""
