@@ -72,3 +72,22 @@ def test_the_autograder_runs_notebooks_in_grading_mode():
     assert "(the reveal: not drawn while grading)" in outputs
     assert "(analogy: not drawn while grading)" in outputs
     assert "image/png" not in outputs
+
+
+def test_the_grader_mirrors_no_widget():
+    """nbclient would mirror an Output widget: swallow what it captures and send its state
+    back to the kernel mid-cell. The grader makes no mirror, however often it is reused."""
+    from course.grading.execute import GradingExecute
+
+    cells = ["import ipywidgets as w\nfrom IPython.display import display",
+             "out = w.Output()\ndisplay(out)\nwith out:\n    print('inside an Output widget')",
+             "w.interact(lambda limit: limit * 2, limit=(1, 9, 1))"]
+    grader = GradingExecute(timeout=60, kernel_name="python3")
+    for _ in range(2):  # nbconvert re-initialises the client for every notebook
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+        grader.preprocess(nb, {"metadata": {"path": str(ROOT)}})
+        assert grader.comm_objects == {} and grader.shutdown_kernel == "immediate"
+        streams = [o.get("text", "") for o in nb.cells[1].outputs if o.output_type == "stream"]
+        assert streams == ["inside an Output widget\n"]
+        shown = [o.get("data", {}).get("text/plain") for o in nb.cells[2].outputs]
+        assert "10" in shown

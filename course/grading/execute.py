@@ -5,6 +5,7 @@ from queue import Empty
 
 from jupyter_core.utils import ensure_async
 from nbgrader.preprocessors import Execute
+from traitlets import default
 
 
 class GradingExecute(Execute):
@@ -12,9 +13,9 @@ class GradingExecute(Execute):
     for a finished kernel to exit).
 
     * No client-side widget models. nbclient mirrors every ``Output`` widget (``interact``
-      uses one) and sends its state back on the shell channel while another coroutine is
-      blocked reading that same socket; now and then the reply is never seen and the cell
-      waits out its whole timeout. The grader does not need widget mirrors, so none are made.
+      uses one): it swallows the output the widget captures and sends the widget's state back
+      to the kernel on the shell channel while another coroutine reads that socket. The
+      grader needs no mirror, so none is made, and what a widget captured stays in the cell.
     * A kernel that ignores the timeout's interrupt (a loop that swallows KeyboardInterrupt)
       is restarted, so the cells after it still run (in a fresh namespace) instead of each
       waiting out its own timeout behind the stuck one.
@@ -22,11 +23,16 @@ class GradingExecute(Execute):
 
     interrupt_grace = 5.0  # seconds a kernel gets to stop after being interrupted
 
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.widget_registry = {}
-        # The notebook has run: nothing in the kernel is worth a graceful shutdown's wait.
-        self.shutdown_kernel = "immediate"
+    @default("shutdown_kernel")
+    def _kill_when_done(self):
+        """The notebook has run: nothing in the kernel is worth a graceful shutdown's wait."""
+        return "immediate"
+
+    def on_comm_open_jupyter_widget(self, msg):
+        """Mirror no widget. (Emptying ``widget_registry`` in ``__init__`` is not enough:
+        nbconvert's ``preprocess`` runs ``NotebookClient.__init__`` again for every notebook,
+        which puts the Output mirror back.)"""
+        return None
 
     def start_new_kernel(self, **kwargs):
         """Start the kernel with ``COURSE_GRADING=1``: explorers nobody sees are not drawn."""
