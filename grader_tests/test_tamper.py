@@ -33,6 +33,7 @@ FORGERIES = {
     "signal": "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)",
     "import path": "import sys\nsys.path.insert(0, '.')",
     "builtins": "import builtins\nbuiltins.isinstance = lambda *a: True",
+    "the IPython package": "import IPython.display\nIPython.get_ipython().events",
     "tuple target": "import course.lessons.checks as c\nc.expect, c.expect_true = print, print",
 }
 
@@ -42,6 +43,7 @@ HARMLESS = {
     "timing magics": "%timeit sum(range(10))\n%time x = 1",
     "stderr": "import sys, warnings\nwarnings.warn('careful')\nprint('noise', file=sys.stderr)",
     "standard modules": "import re, math, itertools\nfrom collections import Counter",
+    "display": "from IPython.display import display, HTML\ndisplay(HTML('<b>hi</b>'))",
     "course helpers": "from course.lessons.tokens import count_tokens\nn = count_tokens('hi')",
     "does not parse": "def (",
 }

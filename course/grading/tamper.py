@@ -34,6 +34,7 @@ MODULES = {
     "jupyter_client", "nbclient", "nbformat", "nbgrader", "sqlite3", "sqlalchemy", "site",
     "sysconfig", "asyncio", "weakref",
 }
+SAFE_FROM = {"IPython.display"}  # ``from IPython.display import display, HTML`` shows things
 SYS_ATTRIBUTES = {
     "modules", "settrace", "setprofile", "_getframe", "meta_path", "path_hooks", "path",
     "path_importer_cache", "excepthook", "displayhook", "addaudithook", "setrecursionlimit",
@@ -180,7 +181,8 @@ def scan_python(code: str, where: str, protected: dict | None = None) -> list[Fi
             names = ([node.module or ""] if isinstance(node, ast.ImportFrom) else
                      [alias.name for alias in node.names])
             for name in names:
-                if name.split(".")[0] in MODULES:
+                if name.split(".")[0] in MODULES and not (
+                        isinstance(node, ast.ImportFrom) and name in SAFE_FROM):
                     findings.append(Finding(where, line, f"imports {name}"))
             if isinstance(node, ast.ImportFrom) and node.module == "sys":
                 for alias in node.names:
