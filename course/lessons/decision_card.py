@@ -192,27 +192,26 @@ def card_text(folder: str | Path = ".", fallback=None) -> tuple[str | None, str]
     return None, f"no {CARD_FILE} beside the notebook and no CARD_TEXT"
 
 
+def _table_problems(table: str, rows: dict, names, columns) -> list[str]:
+    """A line for each expected row missing from one of the card's tables, or empty cell."""
+    problems = []
+    for name in names:
+        row = rows.get(name)
+        if row is None:
+            problems.append(f"{table} table: no row for {name}")
+            continue
+        problems += [f"{table} table, {name}: the '{column}' cell is empty"
+                     for column in columns if not row.get(column)]
+    return problems
+
+
 def format_problems(card: Card) -> list[str]:
     """What is missing or empty on the card, one line each (an empty list: well-formed)."""
-    problems = []
-    if not card.title:
-        problems.append("the card has no '# ' title line")
-    for family in FAMILIES:
-        row = card.families.get(family)
-        if row is None:
-            problems.append(f"families table: no row for {family}")
-            continue
-        for column in ("mechanism", "best for", "failure mode"):
-            if not row.get(column):
-                problems.append(f"families table, {family}: the '{column}' cell is empty")
-    for content in CONTENT_TYPES:
-        row = card.defaults.get(content)
-        if row is None:
-            problems.append(f"defaults table: no row for {content}")
-            continue
-        for column in ("size", "overlap", "separators", "why"):
-            if not row.get(column):
-                problems.append(f"defaults table, {content}: the '{column}' cell is empty")
+    problems = [] if card.title else ["the card has no '# ' title line"]
+    problems += _table_problems("families", card.families, FAMILIES,
+                                ("mechanism", "best for", "failure mode"))
+    problems += _table_problems("defaults", card.defaults, CONTENT_TYPES,
+                                ("size", "overlap", "separators", "why"))
     exhibit = card.exhibit
     if exhibit.chunk is None or not exhibit.chunk.strip():
         problems.append("exhibit: paste the torn chunk between the ``` fence lines")
@@ -220,14 +219,7 @@ def format_problems(card: Card) -> list[str]:
         problems.append("exhibit: state the fixed chunker's settings as 'size = N, overlap = M'")
     if not exhibit.question:
         problems.append("exhibit: name the question it tears on a 'question:' line")
-    for rule in RULES:
-        row = card.rules.get(rule)
-        if row is None:
-            problems.append(f"rules table: no row for {rule}")
-            continue
-        for column in ("what", "why"):
-            if not row.get(column):
-                problems.append(f"rules table, {rule}: the '{column}' cell is empty")
+    problems += _table_problems("rules", card.rules, RULES, ("what", "why"))
     return problems
 
 
