@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .grading_mode import not_while_grading
+from .wiring import wire
 
 CARD_FILE = "chunking_notes.md"
 
@@ -311,8 +312,5 @@ def exhibit_explorer(chunk_fixed, document, questions, size=180, overlap=40):
         box.last_ms = elapsed
 
     box = widgets.VBox([widgets.HBox([size_slider, overlap_slider]), view])
-    size_slider.observe(redraw, names="value")
-    overlap_slider.observe(redraw, names="value")
-    redraw()
-    box.redraw, box.view, box.slider, box.overlap_slider = redraw, view, size_slider, overlap_slider
-    return box
+    return wire(box, redraw, [size_slider, overlap_slider], view=view, slider=size_slider,
+                overlap_slider=overlap_slider)

@@ -13,6 +13,7 @@ import ipywidgets as widgets
 from .grading_mode import not_while_grading
 from .retriever import chunk_text, top_k
 from .tearing_explorer import run_strategy, tearings
+from .wiring import wire
 
 STEPS = ("the document", "fixed", "recursive", "structured", "retrieval")
 _BOX = ("<div class='fate-chunk' style='border:1px solid #bbb;border-left:4px solid {colour};"
@@ -120,8 +121,5 @@ def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge
             body = tearing(STEPS[at - 1])
         view.value = head + body
 
-    slider.observe(redraw, names="value")
-    redraw()
-    box = widgets.VBox([widgets.HBox([play, slider]), view])
-    box.redraw, box.slider, box.view, box.results = redraw, slider, view, results
-    return box
+    return wire(widgets.VBox([widgets.HBox([play, slider]), view]), redraw, [slider],
+                slider=slider, view=view, results=results)

@@ -22,6 +22,7 @@ from .grading_mode import not_while_grading
 from .lazy import Lazy
 from .png import figure_png
 from .tokens import count_tokens
+from .wiring import wire
 
 Figure = Lazy("matplotlib.figure", "Figure")
 
@@ -261,10 +262,5 @@ def fence_explorer(chunk_fixed, chunk_recursive, chunk_structured, documents, si
         box.last_ms = elapsed
 
     box = widgets.VBox([menu, widgets.HBox([size_slider, overlap_slider]), summary, image])
-    for control in (menu, size_slider, overlap_slider):
-        control.observe(redraw, names="value")
-    redraw()
-    box.redraw = redraw
-    box.menu, box.slider, box.overlap_slider = menu, size_slider, overlap_slider
-    box.summary, box.image = summary, image
-    return box
+    return wire(box, redraw, [menu, size_slider, overlap_slider], menu=menu, slider=size_slider,
+                overlap_slider=overlap_slider, summary=summary, image=image)

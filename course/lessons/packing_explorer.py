@@ -12,6 +12,7 @@ from .checks import time_limit
 from .grading_mode import not_while_grading
 from .lazy import Lazy
 from .png import figure_png
+from .wiring import wire
 
 Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
 Patch = Lazy("matplotlib.patches", "Patch")
@@ -110,9 +111,5 @@ def packing_explorer(pack, paragraphs, max_words: int = 200, *, low: int = 20, h
         lines.append(f"<small>redrawn in {1000 * (time.perf_counter() - started):.0f} ms</small>")
         summary.value = "<br>".join(lines)
 
-    slider.observe(redraw, names="value")
-    redraw()
-    box = widgets.VBox([widgets.HBox([slider, summary]), image])
-    box.redraw = redraw  # for benchmarks and tests
-    box.slider, box.summary, box.image = slider, summary, image
-    return box
+    return wire(widgets.VBox([widgets.HBox([slider, summary]), image]), redraw, [slider],
+                slider=slider, summary=summary, image=image)

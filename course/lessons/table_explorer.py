@@ -21,6 +21,7 @@ from .grading_mode import not_while_grading
 from .lazy import Lazy
 from .png import canvas_png
 from .retriever import top_k
+from .wiring import wire
 
 np = Lazy("numpy")
 FigureCanvasAgg = Lazy("matplotlib.backends.backend_agg", "FigureCanvasAgg")
@@ -222,12 +223,8 @@ def table_explorer(chunker, text: str, rows, value: int, *, label: str = "rows p
         lines.append(f"<small>redrawn in {1000 * (time.perf_counter() - started):.0f} ms</small>")
         summary.value = "<br>".join(lines)
 
-    slider.observe(redraw, names="value")
-    redraw()
-    box = widgets.VBox([widgets.HBox([slider, summary]), image])
-    box.redraw = redraw  # for benchmarks and tests
-    box.slider, box.summary, box.image = slider, summary, image
-    return box
+    return wire(widgets.VBox([widgets.HBox([slider, summary]), image]), redraw, [slider],
+                slider=slider, summary=summary, image=image)
 
 
 def retrieval_side_by_side(query, strategies: dict) -> widgets.HTML:

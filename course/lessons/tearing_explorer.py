@@ -20,6 +20,7 @@ from .grading_mode import not_while_grading
 from .lazy import Lazy
 from .png import canvas_png
 from .retriever import chunk_text, top_k
+from .wiring import wire
 
 FigureCanvasAgg = Lazy("matplotlib.backends.backend_agg", "FigureCanvasAgg")
 Figure = Lazy("matplotlib.figure", "Figure")
@@ -200,12 +201,8 @@ def tearing_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, s
         box.last_ms = elapsed
 
     box = widgets.VBox([widgets.HBox([size_slider, overlap_slider]), summary, image])
-    size_slider.observe(redraw, names="value")
-    overlap_slider.observe(redraw, names="value")
-    redraw()
-    box.redraw = redraw  # for benchmarks and tests
-    box.slider, box.overlap_slider, box.summary, box.image = size_slider, overlap_slider, summary, image
-    return box
+    return wire(box, redraw, [size_slider, overlap_slider], slider=size_slider,
+                overlap_slider=overlap_slider, summary=summary, image=image)
 
 
 def _shorten(text: str, limit: int = 260) -> str:
@@ -259,12 +256,8 @@ def query_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, *, 
             box_text.value = menu.value
 
     menu.observe(pick, names="value")
-    box_text.observe(redraw, names="value")
-    size_slider.observe(redraw, names="value")
-    redraw()
-    box = widgets.VBox([widgets.HBox([menu, size_slider]), box_text, view])
-    box.redraw, box.query, box.view, box.slider = redraw, box_text, view, size_slider
-    return box
+    return wire(widgets.VBox([widgets.HBox([menu, size_slider]), box_text, view]), redraw,
+                [box_text, size_slider], query=box_text, view=view, slider=size_slider)
 
 
 def answerable_rates(strategies, documents, sizes, judge, overlap_share=0.2):
@@ -323,11 +316,8 @@ def rate_explorer(chunk_fixed, chunk_recursive, chunk_structured, documents, jud
         summary.value = "size <b>{}</b>: ".format(slider.value) + ", ".join(
             f"{name} <b class='rate-{name}'>{rates[name][at]:.0%}</b>" for name in STRATEGIES)
 
-    slider.observe(redraw, names="value")
-    redraw()
-    box = widgets.VBox([widgets.HBox([slider, summary]), image])
-    box.redraw, box.slider, box.summary, box.image, box.rates = redraw, slider, summary, image, rates
-    return box
+    return wire(widgets.VBox([widgets.HBox([slider, summary]), image]), redraw, [slider],
+                slider=slider, summary=summary, image=image, rates=rates)
 
 
 def text_view(text: str):

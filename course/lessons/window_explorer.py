@@ -19,6 +19,7 @@ from .checks import time_limit
 from .grading_mode import not_while_grading
 from .lazy import Lazy
 from .png import figure_png
+from .wiring import wire
 
 Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
 PolyCollection = Lazy("matplotlib.collections", "PolyCollection")
@@ -205,12 +206,8 @@ def window_explorer(chunk_spans, n: int = 1000, size: int = 200, overlap: int = 
         lines.append(f"<small>redrawn in {1000 * (time.perf_counter() - started):.0f} ms</small>")
         show(lines)
 
-    for control in (n_slider, c_slider, o_slider, toggle):
-        control.observe(redraw, names="value")
     box.children = [widgets.HBox([widgets.VBox([n_slider, c_slider, o_slider, toggle]), summary]),
                     image]
-    redraw()
-    box.redraw = redraw  # for benchmarks and tests
-    box.sliders = {"N": n_slider, "C": c_slider, "O": o_slider}
-    box.toggle, box.summary, box.image = toggle, summary, image
-    return box
+    return wire(box, redraw, [n_slider, c_slider, o_slider, toggle],
+                sliders={"N": n_slider, "C": c_slider, "O": o_slider}, toggle=toggle,
+                summary=summary, image=image)
