@@ -21,6 +21,7 @@ from .checks import time_limit
 from .grading_mode import not_while_grading
 from .lazy import Lazy
 from .png import figure_png
+from .tearing_explorer import CUT_COLOUR, STRATEGIES, draw_lane
 from .tokens import count_tokens
 from .wiring import wire
 
@@ -67,7 +68,12 @@ def _chunk_place(document: str, chunk, cursor: int):
 
 
 def locate(document: str, chunks) -> list[tuple[int, int] | None]:
-    """Where each chunk sits in ``document`` as (start, end), or None if it is not found."""
+    """Where each chunk sits in ``document`` as (start, end), or None if it is not found.
+
+    Unlike ``boundary_damage.locate`` it trusts a chunk's own ``start``/``end`` even when its
+    text does not match (a structure-aware chunk prefixed with its heading path, no ``body``):
+    the fence check asks where the chunker says it cut.
+    """
     places, cursor = [], 0
     for chunk in chunks:
         place = _chunk_place(document, chunk, cursor)
@@ -130,11 +136,6 @@ def fence_report(document: str, chunks) -> FenceReport:
 
 # --- the explorer ----------------------------------------------------------------------------
 
-STRATEGIES = ("fixed", "recursive", "structured")
-_COLOURS = {"fixed": ("#4C72B0", "#9DB4D9"), "recursive": ("#DD8452", "#F0BD98"),
-            "structured": ("#55A868", "#A4D3B0")}
-_CUT = "#C0392B"
-
 
 def run_three(chunk_fixed, chunk_recursive, chunk_structured, document, size, overlap,
               source="document.md", seconds=2.0) -> dict:
@@ -178,22 +179,15 @@ def draw(ax, document, results, size, overlap, previous=()) -> list:
     for lane, name in enumerate(STRATEGIES):
         y = len(STRATEGIES) - 1 - lane
         chunks, error = results[name]
+        artists += draw_lane(ax, y, name, locate(document, chunks) if error is None else [], n,
+                             error)
         if error is not None:
-            artists.append(ax.text(n / 2, y, f"{name}: {error[:70]}", ha="center", va="center",
-                                   fontsize=7, color=_CUT))
             continue
-        dark, light = _COLOURS[name]
-        places = locate(document, chunks)
-        bars = [(s, max(e - s, 1)) for s, e in (p for p in places if p)]
-        artists.append(ax.broken_barh(bars[0::2], (y - 0.24, 0.22), facecolors=dark,
-                                      edgecolors="white", linewidth=0.4))
-        artists.append(ax.broken_barh(bars[1::2], (y + 0.02, 0.22), facecolors=light,
-                                      edgecolors="white", linewidth=0.4))
         report = fence_report(document, chunks)
         cut = [fences[f] for f in report.cut]
         if cut:
             artists.append(ax.broken_barh([(s, e - s) for s, e in cut], (y - 0.42, 0.1),
-                                          facecolors=_CUT))
+                                          facecolors=CUT_COLOUR))
     ax.set_xlim(0, n)
     ax.set_title(f"size {size} characters, overlap {overlap} (fixed only)", fontsize=8)
     return artists

@@ -28,7 +28,7 @@ Figure = Lazy("matplotlib.figure", "Figure")
 STRATEGIES = ("fixed", "recursive", "structured")
 _COLOURS = {"fixed": ("#4C72B0", "#9DB4D9"), "recursive": ("#DD8452", "#F0BD98"),
             "structured": ("#55A868", "#A4D3B0")}
-_CUT = "#C0392B"
+CUT_COLOUR = "#C0392B"  # a sentence, number or code fence torn in two
 
 
 def tearings(chunk_fixed, chunk_recursive, chunk_structured, *, source="document.md"):
@@ -72,6 +72,19 @@ def _draw_static(ax, document) -> None:
     ax.tick_params(axis="x", labelsize=7)
 
 
+def draw_lane(ax, y: float, name: str, places, n: int, error: str | None = None) -> list:
+    """One strategy's lane at height ``y``: its chunks (``places``, as (start, end)) as bars of
+    alternating shade, or the error its chunker raised. Returns the artists it added."""
+    if error is not None:
+        return [ax.text(n / 2, y, f"{name}: {error[:70]}", ha="center", va="center", fontsize=7,
+                        color=CUT_COLOUR)]
+    bars = [(start, max(end - start, 1)) for start, end in (p for p in places if p)]
+    return [ax.broken_barh(part, (y + shift - 0.11, 0.22), facecolors=colour,
+                           edgecolors="white", linewidth=0.5)
+            for part, shift, colour in ((bars[0::2], -0.13, _COLOURS[name][0]),
+                                        (bars[1::2], 0.13, _COLOURS[name][1])) if part]
+
+
 def draw_tearings(ax, document, results, damages, size, overlap) -> list:
     """One lane per strategy: chunks as bars over character offsets, damage marked in red.
 
@@ -82,27 +95,17 @@ def draw_tearings(ax, document, results, damages, size, overlap) -> list:
     for lane, name in enumerate(STRATEGIES):
         y = len(STRATEGIES) - 1 - lane
         chunks, error = results[name]
+        places = locate(document, chunks) if error is None else []
+        artists += draw_lane(ax, y, name, places, n, error)
         if error is not None:
-            artists.append(ax.text(n / 2, y, f"{name}: {error[:60]}", ha="center", va="center",
-                                   fontsize=7, color=_CUT))
             continue
-        dark, light = _COLOURS[name]
-        bars = ([], [])
-        for i, place in enumerate(locate(document, chunks)):
-            if place is not None:
-                bars[i % 2].append((place[0], max(place[1] - place[0], 1)))
-        for parity, colour in ((0, dark), (1, light)):
-            if bars[parity]:
-                shift = 0.13 if parity else -0.13
-                artists.append(ax.broken_barh(bars[parity], (y + shift - 0.11, 0.22),
-                                              facecolors=colour, edgecolors="white", linewidth=0.5))
         hurt = damages[name]
         if hurt.cut:
             artists.append(ax.broken_barh([(s, e - s) for s, e in hurt.cut], (y - 0.42, 0.06),
-                                          facecolors=_CUT))
+                                          facecolors=CUT_COLOUR))
         if hurt.separated:
             artists.extend(ax.plot([pos for pos, _ in hurt.separated], [y - 0.30] * len(hurt.separated),
-                                   linestyle="none", marker="v", markersize=5, color=_CUT))
+                                   linestyle="none", marker="v", markersize=5, color=CUT_COLOUR))
     artists.append(ax.text(0.5, 1.03, f"size {size}, overlap {overlap} (fixed only)",
                            transform=ax.transAxes, ha="center", va="bottom", fontsize=8))
     for artist in artists:
