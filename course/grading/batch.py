@@ -19,7 +19,7 @@ from .intake import submitted_students, unreadable
 from .course_dir import ROOT, tool_env
 from .gradebook_csv import Outcome
 from .sandbox_kernel import build_font_cache
-from .tamper import new_python_files, scan_submission
+from .tamper import Finding, new_python_files, scan_submission
 
 RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
 
@@ -55,7 +55,7 @@ def _grade(api, root: Path, assignment: str, student: str, config) -> Outcome:
         findings = scan_submission(submitted, root / "release" / assignment)
         findings += new_python_files(submitted, root / "autograded" / student / assignment)
     except Exception as error:  # a scan that fails must not pass the work unread
-        findings = [f"the tamper scan failed ({type(error).__name__}: {error})"]
+        findings = [Finding("the tamper scan", 0, f"failed ({type(error).__name__}: {error})")]
     return _held_for_review(outcome, findings) if findings else outcome
 
 

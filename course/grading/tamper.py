@@ -11,6 +11,7 @@ The rules are deliberately strict: a false alarm costs a TA one look, a miss cos
 meaning.
 """
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,11 +109,10 @@ def _parse(code: str) -> ast.Module | None:
         return None
 
 
-def bindings(code: str) -> dict[str, str | None]:
+def bindings(tree: ast.Module | None) -> dict[str, str | None]:
     """Names a cell binds in the notebook's namespace (not inside its functions or classes):
     name -> where an import took it from (``"re"``, ``"course.lessons.checks.expect"``), or
     None when anything else binds it."""
-    tree = _parse(code)
     names: dict[str, str | None] = {}
     stack = list(tree.body) if tree else []
     while stack:
@@ -135,9 +135,8 @@ def bindings(code: str) -> dict[str, str | None]:
     return names
 
 
-def free_reads(code: str) -> set[str]:
+def free_reads(tree: ast.Module | None) -> set[str]:
     """Names a cell reads but never binds itself: what it takes from earlier cells."""
-    tree = _parse(code)
     if tree is None:
         return set()
     bound, read = set(), set()
@@ -161,7 +160,7 @@ def scan_python(code: str, where: str, protected: dict | None = None) -> list[Fi
         return []
     findings, allowed_shell = [], set()
     protected = protected or {}
-    for name, origin in sorted(bindings(code).items()):
+    for name, origin in sorted(bindings(tree).items()):
         if name in protected and (origin is None or origin != protected[name]):
             findings.append(Finding(where, 0, f"rebinds {name}, which the tests take from the "
                                               "notebook's own cells"))
@@ -225,11 +224,12 @@ class Release:
             if meta.get("grade_id") and not meta.get("solution") and (
                     meta.get("grade") or meta.get("locked")):
                 fixed.add(meta["grade_id"])
-                bound.update(bindings(cell.source))
+                tree = _parse(cell.source)
+                bound.update(bindings(tree))
                 if meta.get("grade"):
-                    reads |= free_reads(cell.source)
+                    reads |= free_reads(tree)
             else:
-                answered |= set(bindings(cell.source))
+                answered |= set(bindings(_parse(cell.source)))
         return cls(frozenset(fixed), {n: bound[n] for n in reads & set(bound) - answered})
 
 
@@ -245,12 +245,19 @@ def scan_notebook(path: Path, release: Release) -> list[Finding]:
     return findings
 
 
+@functools.lru_cache(maxsize=16)
+def _read_release(path: Path, mtime: float) -> Release:
+    """``Release.read``, once per release notebook (and version) for a whole class."""
+    return Release.read(path)
+
+
 def scan_submission(folder: Path, release_folder: Path) -> list[Finding]:
     """Findings in a submitted folder: its notebooks' editable cells and any Python files."""
     findings = []
     for path in sorted(folder.glob("*.ipynb")):
         release = release_folder / path.name
-        known = Release.read(release) if release.exists() else Release(frozenset(), {})
+        known = (_read_release(release, release.stat().st_mtime) if release.exists()
+                 else Release(frozenset(), {}))
         findings += scan_notebook(path, known)
     for path in sorted(folder.rglob("*.py")):
         findings.append(Finding(str(path.relative_to(folder)), 0,
