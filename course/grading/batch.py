@@ -15,6 +15,7 @@ import queue
 import time
 from pathlib import Path
 
+from . import attempts
 from .intake import submitted_students, unreadable
 from .course_dir import ROOT, tool_env
 from .gradebook_csv import Outcome
@@ -72,9 +73,14 @@ def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcom
 
     reason = ""
     for attempt in range(2):
+        started = time.time()
         result = api.autograde(assignment, student, force=True, create=True)
         log = f"{result.get('log', '')}\n{result.get('error', '')}"
         graded = root / "autograded" / student / assignment
+        ran = result.get("success") and any(graded.glob("*.ipynb"))
+        attempts.record(root, assignment, student, attempt, started,
+                        ("autograded" if ran else _reason(log))
+                        + (", a cell hit its timeout" if ran and _timed_out(graded) else ""), log)
         if result.get("success") and any(graded.glob("*.ipynb")):
             if attempt == 0 and _timed_out(graded):
                 continue  # a rare stall looks like a timeout: a real endless loop times out again
