@@ -11,6 +11,7 @@ from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPrep
 
 from course.grading import sandbox_kernel
 from course.grading.execute import GradingExecute
+from course.grading.feedback_summary import FeedbackSummary
 from course.grading.preprocessors import (
     AddTestReceipts, CheckTestReceipts, ClearWidgetState, DeduplicateIdsCompletely,
     StderrIsNotFailure, TracebacksWithoutSource)
@@ -57,9 +58,11 @@ c.Execute.allow_errors = True   # a failing cell costs that cell, never the whol
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 40
 
-# Feedback: no hidden test, and no traceback quoting one.
+# Feedback: no hidden test, and no traceback quoting one; a summary on top (points per task,
+# failed cases by contract rule, what to reread).
 c.GenerateFeedback.preprocessors = [
-    GetGrades, ClearHiddenTests, TracebacksWithoutSource, CSSHTMLHeaderPreprocessor,
+    GetGrades, ClearHiddenTests, TracebacksWithoutSource, FeedbackSummary,
+    CSSHTMLHeaderPreprocessor,
 ]
 
 # Untrusted code: every graded notebook runs in a bubblewrap sandbox (see
