@@ -3,15 +3,18 @@
     python -m course release                 regenerate every release/ notebook
     python -m course demo                    the demo grading cycle
     python -m course grade A [--jobs N]      autograde a whole class in parallel, feedback, CSVs
+    python -m course report A [--roster F]   the instructor's page of A and the Canvas CSV
 """
 import argparse
 import sys
+from pathlib import Path
 
 from course.grading import batch, demo, releases
 from course.grading.intake import db_url
 from course.grading.course_dir import ROOT, nbgrader
 from course.grading.exports import export
 from course.grading.gradebook_csv import table
+from course.grading.class_report import report_assignment
 
 
 def grade(args) -> int:
@@ -29,7 +32,32 @@ def grade(args) -> int:
         print(f"{len(names)} {status}{listed}")
     print(f"grades: {totals.relative_to(ROOT)}; per task: {tasks.relative_to(ROOT)}; "
           f"feedback: feedback/<student>/{args.assignment}/")
+    return report(args)
+
+
+def report(args) -> int:
+    if not (ROOT / "exports" / f"{args.assignment}-grades.csv").is_file():
+        print(f"no grades for {args.assignment} yet: run `python -m course grade "
+              f"{args.assignment}` first", file=sys.stderr)
+        return 1
+    page, canvas = report_assignment(ROOT, args.assignment, roster=args.roster,
+                                     canvas_ids=dict(args.canvas_id or []))
+    print(f"instructor page: {page.relative_to(ROOT)}; Canvas import: {canvas.relative_to(ROOT)}")
     return 0
+
+
+def _canvas_id(text: str) -> tuple[str, str]:
+    assignment, _, number = text.partition("=")
+    if not number.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected ASSIGNMENT=NUMBER, got {text!r}")
+    return assignment, number.strip()
+
+
+def _report_options(parser) -> None:
+    parser.add_argument("--roster", type=Path,
+                        help="CSV with student_id,name,sis_login,section[,canvas_id] columns")
+    parser.add_argument("--canvas-id", type=_canvas_id, action="append", metavar="A=ID",
+                        help="Canvas's id of assignment A (its column becomes 'A (ID)')")
 
 
 def main(argv=None) -> int:
@@ -44,12 +72,19 @@ def main(argv=None) -> int:
     grading.add_argument("--budget", type=float, default=600,
                          help="seconds one student may take in all (default 600)")
     grading.add_argument("--students", nargs="*", help="only these students")
+    _report_options(grading)
+    reporting = commands.add_parser(
+        "report", help="the instructor's page of a graded assignment, and the Canvas CSV")
+    reporting.add_argument("assignment")
+    _report_options(reporting)
     args = parser.parse_args(argv)
     if args.command == "release":
         for assignment in releases.regenerate():
             print("released", assignment)
     elif args.command == "grade":
         return grade(args)
+    elif args.command == "report":
+        return report(args)
     elif args.command == "demo":
         outcomes = demo.run()
         expected = {"reference": "graded", "blank": "graded", "partly-done": "graded",

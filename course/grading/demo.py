@@ -16,6 +16,7 @@ from pathlib import Path
 import nbformat
 
 from .batch import grade
+from .class_report import report_assignment
 from .course_dir import ROOT, assignments, nbgrader, notebooks
 from .exports import export
 from .gradebook_csv import Outcome, table, write_csv
@@ -102,11 +103,14 @@ def run(course: Path = ROOT, jobs: int = 2) -> list[Outcome]:
         print(f"3/4 writing feedback for {assignment} …", flush=True)
         nbgrader("generate_feedback", assignment, "--force", root=root, check=False)
         export(root, assignment, outcomes[-len(STUDENTS):], db_url(root))
+        page, _ = report_assignment(root, assignment)
+        print(f"    instructor page: {page.relative_to(course)}", flush=True)
     csv_path = write_csv(outcomes, root / "exports" / "grades.csv")
     print("4/4 grades exported to", csv_path.relative_to(course),
           "(and per assignment: <assignment>-grades.csv, <assignment>-tasks.csv)")
     print()
     print(table(outcomes))
     print(f"\ndemo finished in {time.perf_counter() - started:.1f} s; "
-          f"feedback in {DEMO_DIR}/feedback/<student>/<assignment>/")
+          f"feedback in {DEMO_DIR}/feedback/<student>/<assignment>/; instructor pages in "
+          f"{DEMO_DIR}/reports/; Canvas import: {DEMO_DIR}/exports/canvas.csv")
     return outcomes
