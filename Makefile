@@ -42,7 +42,7 @@ grade: install
 bench: install
 	$(PY) -m course.grading.bench
 
-## Remove local grading output (student data): submitted/, autograded work, feedback, gradebook.
+## Remove local grading output (student data): submitted/, autograded work, feedback, reports, gradebook.
 clean-grading:
-	rm -rf submitted feedback exports gradebook.db
+	rm -rf submitted feedback exports reports gradebook.db
 	find autograded -mindepth 1 ! -name README.md -exec rm -rf {} +

@@ -15,7 +15,8 @@ from .submissions import grade_id
 
 _CASE = re.compile(r"^case: (.*)$", re.M)
 _RULE = re.compile(r"^\s*the contract says: (.*)$", re.M)
-_DETAIL = re.compile(r"^\s*(?:problem: |the call raised |expected |did not finish)(.*)$", re.M)
+_DETAIL = re.compile(r"^\s*(?:problem: |the call raised |expected |did not finish|received: )(.*)$",
+                     re.M)
 _HEADING = re.compile(r"^#{1,6}\s+(.*\S)\s*$", re.M)
 
 
@@ -51,7 +52,7 @@ def _failure(output, gid: str, task: str) -> Failure:
     text = str(output.get("evalue", ""))
     case, rule = _CASE.search(text), _RULE.search(text)
     detail = _DETAIL.search(text)
-    problem = detail.group(0).strip()[:160] if detail else ""
+    problem = detail.group(0).strip().rstrip(":")[:160] if detail else ""
     if case:
         return Failure(gid, case.group(1).strip(), rule.group(1).strip() if rule else "", task,
                        problem)

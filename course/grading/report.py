@@ -74,6 +74,10 @@ def _link(target: Path, page: Path, text: str) -> str:
     return f'<a href="{escape(Path(os.path.relpath(target, page.parent)).as_posix())}">{escape(text)}</a>'
 
 
+def _no_rule(problem: str) -> str:
+    return f"<small>no rule named{'; ' + escape(problem) if problem else ''}</small>"
+
+
 def _failures_section(root, assignment, graded) -> str:
     counts, examples = Counter(), {}
     for student in graded:
@@ -84,7 +88,7 @@ def _failures_section(root, assignment, graded) -> str:
     if not counts:
         return "<p>No test case failed for any graded student.</p>"
     rows = [[str(n), escape(gid), escape(task), escape(case),
-             escape(rule) if rule else f"<small>no rule named; {escape(examples[(gid, case, rule, task)])}</small>"]
+             escape(rule) if rule else _no_rule(examples[gid, case, rule, task])]
             for (gid, case, rule, task), n in counts.most_common(15)]
     return (f"<p>Of {len(graded)} graded students; each test cell stops at its first failed "
             "case.</p>" + _table(["students", "test cell", "task", "case", "contract rule"],
