@@ -109,6 +109,20 @@ def plain_vs_parallel(students: int, jobs: int) -> tuple[float, float]:
         shutil.rmtree(parallel_root, ignore_errors=True)
 
 
+def similarity_seconds(students: int) -> float:
+    """Seconds for the class report's similarity check over ``students`` submissions (all
+    alike: every pair matches, the worst case)."""
+    from .similarity import similar_pairs
+
+    root = _class(students)
+    try:
+        started = time.perf_counter()
+        similar_pairs(root, A1, [f"student-{i:03d}" for i in range(students)])
+        return time.perf_counter() - started
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def stalls(runs: int, jobs: int) -> tuple[int, int]:
     """(notebooks with a cell timeout, notebooks graded) over ``runs`` widget notebooks."""
     root = _class(runs, WIDGET_CELLS)
@@ -140,6 +154,8 @@ def main(argv=None) -> None:
     print(f"autograde, {args.students} submissions of {A1}: plain nbgrader {plain:.2f} s each; "
           f"python -m course grade --jobs {args.jobs} {parallel:.2f} s each; "
           f"{plain / parallel:.2f}x faster", flush=True)
+    print(f"similarity check, {args.students} submissions of {A1}: "
+          f"{similarity_seconds(args.students):.1f} s", flush=True)
     stalled, graded = stalls(args.stall_runs, args.jobs)
     print(f"stalls: {stalled} of {graded} widget notebooks graded hit a cell timeout", flush=True)
 

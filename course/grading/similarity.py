@@ -81,11 +81,14 @@ def similar_pairs(root: Path, assignment: str, students: list[str], top: int = 5
         if code and code.strip():
             prints[student] = CodeFingerprint(f"{student}.py", NOISE, window,
                                               list(boilerplate), fp=io.StringIO(code))
-    pairs = []
+    scored = []
     for a, b in combinations(sorted(prints), 2):
-        _, (sim_a, sim_b), (slices_a, slices_b) = compare_files(prints[a], prints[b])
+        _, (sim_a, sim_b), _ = compare_files(prints[a], prints[b])
         if max(sim_a, sim_b) >= threshold:
-            pairs.append(Pair(a, b, float(sim_a), float(sim_b),
-                              _lines(prints[a].raw_code, slices_a),
-                              _lines(prints[b].raw_code, slices_b)))
-    return sorted(pairs, key=lambda p: -p.similarity)[:top]
+            scored.append((-max(sim_a, sim_b), a, b, float(sim_a), float(sim_b)))
+    pairs = []
+    for _, a, b, sim_a, sim_b in sorted(scored)[:top]:  # the matching lines of the top few only
+        _, _, (slices_a, slices_b) = compare_files(prints[a], prints[b])
+        pairs.append(Pair(a, b, sim_a, sim_b, _lines(prints[a].raw_code, slices_a),
+                          _lines(prints[b].raw_code, slices_b)))
+    return pairs
