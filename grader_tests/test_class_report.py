@@ -9,7 +9,6 @@ import pytest
 
 from course.grading.attempts import attempts
 from course.grading.canvas import IDENTITY, read_roster, write_canvas_csv
-from course.grading.class_report import report_assignment
 from course.grading.course_dir import notebooks
 from course.grading.feedback_summary import MARK
 from course.grading.report import report_path
@@ -143,14 +142,19 @@ def test_feedback_summaries_group_failures_by_rule_without_secrets(graded):
     assert "No test failed." in visible_text(_summary(root, "reference"))
 
 
-def test_canvas_csv_imports_as_it_is(graded, tmp_path):
+def test_canvas_csv_imports_as_it_is(graded, tmp_path, monkeypatch, capsys):
+    from course import __main__ as cli
+
     root = graded[0]
+    monkeypatch.setattr(cli, "ROOT", root)
     roster = tmp_path / "roster.csv"
     roster.write_text("student_id,name,sis_login,section,canvas_id\n"
                       "reference,\"Ada, Lovelace\",ada@uni.example,Section A,1001\n"
                       "broken,\"Babbage, Charles\",cb@uni.example,Section B,1002\n"
                       "absent,\"Noether, Emmy\",en@uni.example,Section A,1003\n")
-    _, path = report_assignment(root, A1, roster=roster, canvas_ids={A1: "424242"})
+    assert cli.main(["report", A1, "--roster", str(roster), "--canvas-id", f"{A1}=424242"]) == 0
+    assert "exports/canvas.csv" in capsys.readouterr().out
+    path = root / "exports" / "canvas.csv"
     rows = list(csv.reader(path.open(newline="", encoding="utf-8")))
     # Canvas's gradebook import: its export's identity columns, then "Name (id)" per assignment.
     assert IDENTITY == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
@@ -171,3 +175,18 @@ def test_canvas_csv_imports_as_it_is(graded, tmp_path):
     (tmp_path / "bad.csv").write_text("student,name\nx,y\n")
     with pytest.raises(ValueError, match="sis_login"):
         read_roster(tmp_path / "bad.csv")
+
+
+def test_attempts_read_back_the_latest_run_only(tmp_path):
+    from course.grading.attempts import record
+    from course.grading.logs import student_log
+
+    record(tmp_path, A1, "ada", 0, 0.0, "the kernel died (sys.exit/os._exit or a crash)")
+    record(tmp_path, A1, "ada", 0, 0.0, "the kernel died\n(twice)", "restarting it\n")
+    record(tmp_path, A1, "ada", 1, 0.0, "autograded", "x restarting it y restarting it")
+    log = student_log(tmp_path, A1, "ada").read_text().splitlines()
+    assert len(log) == 3 and all(" outcome " in line for line in log)
+    latest = attempts(tmp_path, A1, "ada")
+    assert [(a.attempt, a.retries, a.kernel_restarts, a.outcome) for a in latest] == [
+        (1, 0, 1, "the kernel died (twice)"), (2, 1, 2, "autograded")]
+    assert attempts(tmp_path, A1, "nobody") == []

@@ -43,7 +43,8 @@ def record(root: Path, assignment: str, student: str, attempt: int, started: flo
 
 
 def attempts(root: Path, assignment: str, student: str) -> list[Attempt]:
-    """The attempts recorded for ``student`` (none when the log is missing)."""
+    """The attempts of the latest grading of ``student`` (none when the log is missing); the
+    log itself keeps every run's."""
     path = student_log(root, assignment, student)
     found = []
     for line in path.read_text(errors="replace").splitlines() if path.is_file() else []:
@@ -52,4 +53,5 @@ def attempts(root: Path, assignment: str, student: str) -> list[Attempt]:
             found.append(Attempt(int(match["attempt"]), float(match["seconds"]),
                                  int(match["retries"]), int(match["restarts"]),
                                  match["outcome"]))
-    return found
+    starts = [i for i, attempt in enumerate(found) if attempt.attempt == 1]
+    return found[starts[-1]:] if starts else found
