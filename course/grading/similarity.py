@@ -41,10 +41,12 @@ def answer_code(nb) -> str:
 
 
 def release_code(root: Path, assignment: str) -> str:
-    """Every code cell the release hands out: what all students share (boilerplate)."""
-    return "\n".join(cell.source for path in notebooks(root, assignment, "release")
-                     for cell in nbformat.read(path, as_version=4).cells
-                     if cell.cell_type == "code")
+    """What all students share (boilerplate): every code cell the release hands out, and its
+    answer cells laid end to end as a submission's are (so a match across two untouched
+    cells is boilerplate too)."""
+    handouts = [nbformat.read(path, as_version=4) for path in notebooks(root, assignment, "release")]
+    return "\n".join([cell.source for nb in handouts for cell in nb.cells
+                      if cell.cell_type == "code"] + [answer_code(nb) for nb in handouts])
 
 
 def _answers(root: Path, assignment: str, student: str) -> str | None:
