@@ -6,30 +6,32 @@
 """
 import argparse
 import sys
+from pathlib import Path
 
-from course.grading import batch, demo, releases
-from course.grading.intake import db_url
-from course.grading.course_dir import ROOT, nbgrader
-from course.grading.exports import export
+from course.grading import demo, releases
+from course.grading.course_dir import ROOT
+from course.grading.cycle import run_cycle
 from course.grading.gradebook_csv import table
 
 
 def grade(args) -> int:
     print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
-    outcomes = batch.grade(args.assignment, ROOT, jobs=args.jobs, budget=args.budget,
-                           students=args.students or None)
-    nbgrader("generate_feedback", args.assignment, "--force", check=False)
-    totals, tasks = export(ROOT, args.assignment, outcomes, db_url(ROOT))
+    root = args.course.resolve()
+    cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
+                      students=args.students or None)
     print()
-    print(table(outcomes))
+    print(table(cycle.outcomes))
     print()
     for status in ("graded", "needs review", "not graded"):
-        names = [o.student_id for o in outcomes if o.status == status]
+        names = [o.student_id for o in cycle.outcomes if o.status == status]
         listed = f": {', '.join(names)}" if names and status != "graded" else ""
         print(f"{len(names)} {status}{listed}")
-    print(f"grades: {totals.relative_to(ROOT)}; per task: {tasks.relative_to(ROOT)}; "
-          f"feedback: feedback/<student>/{args.assignment}/")
-    return 0
+    for problem in cycle.problems:
+        print("problem:", problem)
+    print(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
+          f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
+          f"log: {cycle.log.relative_to(root)}")
+    return 1 if cycle.problems else 0
 
 
 def main(argv=None) -> int:
@@ -44,6 +46,9 @@ def main(argv=None) -> int:
     grading.add_argument("--budget", type=float, default=600,
                          help="seconds one student may take in all (default 600)")
     grading.add_argument("--students", nargs="*", help="only these students")
+    grading.add_argument("--course", type=Path, default=ROOT,
+                         help="the course folder (holding nbgrader_config.py and submitted/); "
+                              "default: this checkout")
     args = parser.parse_args(argv)
     if args.command == "release":
         for assignment in releases.regenerate():
