@@ -44,5 +44,5 @@ bench: install
 
 ## Remove local grading output (student data): submitted/, autograded work, feedback, gradebook.
 clean-grading:
-	rm -rf submitted feedback exports gradebook.db
+	rm -rf submitted feedback exports logs gradebook.db
 	find autograded -mindepth 1 ! -name README.md -exec rm -rf {} +
