@@ -7,7 +7,7 @@
 import argparse
 import sys
 
-from course.grading import batch, demo, releases
+from course.grading import batch, demo, releases, sandbox_kernel
 from course.grading.intake import db_url
 from course.grading.course_dir import ROOT, nbgrader
 from course.grading.exports import export
@@ -15,6 +15,9 @@ from course.grading.gradebook_csv import table
 
 
 def grade(args) -> int:
+    confinement = sandbox_kernel.status_line()
+    if confinement:
+        print(confinement, flush=True)
     print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
     outcomes = batch.grade(args.assignment, ROOT, jobs=args.jobs, budget=args.budget,
                            students=args.students or None)
