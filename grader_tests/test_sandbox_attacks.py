@@ -137,22 +137,26 @@ NETWORK = '''
 SPY = '''
     import glob, socket
     import ipykernel.connect
-    mine = ipykernel.connect.get_connection_file()
-    targets = {victims!r} + glob.glob("{base}/*/kernel-*") + glob.glob("/tmp/*/kernel-*")
+    mine = ipykernel.connect.get_connection_file().rsplit("/", 1)[0] + "/"
     R["reached"], R["seen"] = [], []
-    for path in targets:
-        if path.startswith(mine.rsplit("/", 1)[0] + "/"):
-            continue
-        R["seen"].append(path)
-        s = socket.socket(socket.AF_UNIX)
+    for transport, address in {victims!r}:  # the live kernel's shell, iopub and control sockets
+        if transport == "tcp":
+            s = socket.socket()
+            address = tuple(address)
+        else:
+            s = socket.socket(socket.AF_UNIX)
         try:
-            s.connect(path)
-            R["reached"].append(path)
+            s.settimeout(3)
+            s.connect(address)
+            R["reached"].append(address)
         except OSError:
             pass
         finally:
             s.close()
-    R["keys"] = [p for p in glob.glob("{base}/*/kernel.json") if not p.startswith(mine.rsplit("/", 1)[0])]
+    for path in glob.glob("{base}/*/kernel-*") + glob.glob("/tmp/*/kernel-*"):
+        if not path.startswith(mine) and path + "/" != mine:
+            R["seen"].append(path)
+    R["keys"] = [p for p in glob.glob("{base}/*/kernel.json") if not p.startswith(mine)]
 '''
 
 HONEST = ("reference", "partly-wrong")
@@ -216,8 +220,9 @@ def attacked(tmp_path_factory):
     root = scratch_course([A1])
     victim_km, victim_kc = _victim_kernel(tmp_path_factory.mktemp("victim"))
     server, accepted = _listener()
-    victims = [f"{victim_km.ip}-{port}" for port in (victim_km.shell_port, victim_km.iopub_port,
-                                                      victim_km.control_port)]
+    ports = (victim_km.shell_port, victim_km.iopub_port, victim_km.control_port)
+    victims = [("ipc", f"{victim_km.ip}-{port}") if victim_km.transport == "ipc"
+               else ("tcp", (victim_km.ip, port)) for port in ports]
     fill = dict(repo=ROOT, course=root, a=A1, nb=NAME, port=server.getsockname()[1],
                 victims=victims, base=sandbox_provisioner.runtime_base())
     students = {"reference": submission(A1), "partly-wrong": submission(A1, WRONG["always-splits"][1])}
@@ -319,7 +324,7 @@ def test_the_network_is_its_own_loopback_only(attacked):
 
 def test_another_kernels_sockets_are_out_of_reach(attacked):
     record = _record(attacked, "spy")
-    assert record["reached"] == [] and record["keys"] == [], record
+    assert record["reached"] == [] and record["seen"] == [] and record["keys"] == [], record
     assert attacked["victim_alive"]
 
 

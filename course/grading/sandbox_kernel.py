@@ -212,6 +212,11 @@ def status_line() -> str | None:
         return "COURSE_SANDBOX=0: student code runs unsandboxed"
     if not available():
         return "bubblewrap (bwrap) is not installed: student code runs unsandboxed"
+    from importlib.metadata import entry_points
+
+    if not entry_points(group="jupyter_client.kernel_provisioners", name="course-sandbox"):
+        return ("the course-sandbox kernel provisioner is not installed (run `make install`): "
+                "no kernel can start")
     if os.geteuid() == 0:
         return ("grading as root: each kernel runs as an unprivileged uid of its own (nobody "
                 "inside its sandbox), with no capabilities")

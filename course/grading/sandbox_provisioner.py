@@ -26,7 +26,7 @@ BRING_BACK_FILES = 500
 
 def runtime_base() -> Path:
     """The folder holding every kernel's runtime folder (hidden from every sandbox)."""
-    base = Path(tempfile.gettempdir()) / "sandbox-kernels"
+    base = Path(tempfile.gettempdir()) / f"sandbox-kernels-{os.geteuid()}"
     base.mkdir(mode=0o711, exist_ok=True)
     if base.is_symlink() or base.stat().st_uid != os.geteuid():
         raise RuntimeError(f"{base} is not the grader's own folder")
