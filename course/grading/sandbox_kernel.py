@@ -40,7 +40,7 @@ KERNELSPEC_PATH = str(Path(__file__).resolve().parent / "jupyter")  # holds kern
 
 def hidden_roots() -> list[Path]:
     """Folders the kernel must not see: the course roots, the exchange and the grader's home."""
-    roots = {PACKAGE_ROOT, Path.home().resolve()}
+    roots = {PACKAGE_ROOT} | ({Path.home().resolve()} - {Path("/")})
     if os.environ.get("COURSE_ROOT"):
         roots.add(Path(os.environ["COURSE_ROOT"]).resolve())
     exchange = [os.environ["COURSE_EXCHANGE"]] if os.environ.get("COURSE_EXCHANGE") else []
