@@ -200,7 +200,8 @@ def _digest(path: Path) -> str:
 
 
 def _links(root: Path) -> dict[str, callable]:
-    """Submissions that hold links and special files (the notebook itself is the reference)."""
+    """Submissions that hold links and special files, or too many files (each also holds the
+    reference notebook)."""
     course_nb = root / "source" / A1 / NAME
     classmate = root / "submitted" / "reference" / A1 / NAME
     return {
@@ -212,6 +213,7 @@ def _links(root: Path) -> dict[str, callable]:
         "linked-folder": lambda f: os.symlink(root / "source", f / "data"),
         "fifo": lambda f: os.mkfifo(f / "pipe"),
         "hard-link-to-source": lambda f: os.link(course_nb, f / "hidden.ipynb"),
+        "too-many-files": lambda f: [(f / f"{i}.txt").write_text("x") for i in range(200)],
     }
 
 
@@ -337,6 +339,7 @@ def test_another_kernels_sockets_are_out_of_reach(attacked):
     ("linked-folder", "data is a symbolic link"),
     ("fifo", "pipe is a device, fifo or socket"),
     ("hard-link-to-source", "hidden.ipynb is a hard link"),
+    ("too-many-files", "holds 201 files"),
 ])
 def test_links_and_special_files_are_refused_before_copying(attacked, student, named):
     outcome = attacked["outcomes"][student]

@@ -4,6 +4,9 @@ import os
 import stat
 from pathlib import Path
 
+MAX_FILES = 200                  # each file is copied into the sandbox through its own descriptor
+MAX_BYTES = 64 * 1024 ** 2       # half the sandbox's writable folder (sandbox_kernel.WORKSPACE_BYTES)
+
 
 def submitted_students(root: Path, assignment: str) -> list[str]:
     """Students with a ``submitted/<student>/<assignment>/`` folder, sorted."""
@@ -17,22 +20,28 @@ def not_plain(folder: Path) -> str | None:
     A symbolic link, a hard link (a regular file with more than one name, which may be a
     name for a file outside the submission), a device, a fifo or a socket is never followed:
     copying it would read (or, for ``/dev/zero``, endlessly write) what is not the student's.
-    Only ``lstat`` is used, so nothing outside the folder is opened.
+    Only ``lstat`` is used, so nothing outside the folder is opened. A submission too big for
+    the sandbox's writable folder (or with too many files) is named as well.
     """
     for outer in (folder, folder.parent):
         if outer.is_symlink():
             return f"{outer.name} (a folder holding the submission) is a symbolic link"
+    count = size = 0
     for parent, folders, files in os.walk(folder):
         for name in sorted(folders + files):
             path = Path(parent) / name
             info = path.lstat()
             shown = path.relative_to(folder)
+            count, size = count + 1, size + info.st_size
             if stat.S_ISLNK(info.st_mode):
                 return f"{shown} is a symbolic link (links are never followed)"
             if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
                 return f"{shown} is a hard link ({info.st_nlink} names for one file)"
             if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
                 return f"{shown} is a device, fifo or socket, not a file"
+    if count > MAX_FILES or size > MAX_BYTES:
+        return (f"the submission holds {count} files, {size / 1024 ** 2:.0f} MiB (at most "
+                f"{MAX_FILES} files and {MAX_BYTES // 1024 ** 2} MiB are graded)")
     return None
 
 

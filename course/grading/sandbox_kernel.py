@@ -92,7 +92,7 @@ def workspace_argv(source: Path, dest: Path, depth: int = 0) -> list[str]:
     for entry in sorted(os.scandir(source), key=lambda e: e.name):
         target = dest / entry.name
         mode = entry.stat(follow_symlinks=False).st_mode
-        if depth == 0 and entry.name.endswith(".ipynb"):
+        if depth == 0 and entry.name.endswith(".ipynb") and stat.S_ISREG(mode):
             argv += ["--ro-bind", "/dev/null", str(target)]
         elif stat.S_ISREG(mode):
             argv += ["--perms", "0644", "--file", _fd(Path(entry.path)), str(target)]
