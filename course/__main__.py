@@ -8,13 +8,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from course.grading import demo, releases
+from course.grading import demo, releases, sandbox_kernel
 from course.grading.course_dir import ROOT
 from course.grading.cycle import run_cycle
 from course.grading.gradebook_csv import table
 
 
 def grade(args) -> int:
+    confinement = sandbox_kernel.status_line()
+    if confinement:
+        print(confinement, flush=True)
     print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
     root = args.course.resolve()
     cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,

@@ -7,6 +7,8 @@
 * token-chunker throughput (the instructor's ``chunk_by_tokens``);
 * a class of ``--students`` solved submissions graded by plain ``nbgrader autograde`` and by
   ``python -m course grade --jobs N`` (the same course settings, separate scratch copies);
+* kernel start: seconds from start to a kernel that answers, plain ``python3`` and the
+  ``course-sandbox`` kernel (median of a few starts, in a scratch submission folder);
 * stalls: ``--stall-runs`` autogrades of a notebook that displays ipywidgets (``interact``
   and ``Output``), counting notebooks in which any cell hit its timeout.
 """
@@ -77,6 +79,31 @@ def token_throughput() -> float:
     return count_tokens(text) / (time.perf_counter() - started)
 
 
+def kernel_start_seconds(kernel_name: str, runs: int = 5) -> float:
+    """Median seconds from starting ``kernel_name`` to its first answered request."""
+    import os
+
+    from jupyter_client.manager import start_new_kernel
+
+    from .sandbox_kernel import KERNELSPEC_PATH
+
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (KERNELSPEC_PATH, os.environ.get("JUPYTER_PATH")) if p)
+    folder = Path(tempfile.mkdtemp(prefix="bench-kernel-"))
+    times = []
+    try:
+        for _ in range(runs):
+            started = time.perf_counter()
+            km, kc = start_new_kernel(kernel_name=kernel_name, cwd=str(folder), startup_timeout=60)
+            kc.execute_interactive("pass", timeout=60)
+            times.append(time.perf_counter() - started)
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return statistics.median(times)
+
+
 def _class(students: int, extra_cells=()) -> Path:
     """A scratch course holding ``students`` solved A1 submissions."""
     root = Path(tempfile.mkdtemp(prefix="bench-"))
@@ -135,6 +162,8 @@ def main(argv=None) -> None:
     print(f"packing explorer redraw: median {median:.0f} ms, worst {worst:.0f} ms", flush=True)
     for assignment in assignments():
         print(f"run-all {assignment}: {run_all_seconds(assignment):.2f} s", flush=True)
+    for kernel in ("python3", "course-sandbox"):
+        print(f"kernel start, {kernel}: {kernel_start_seconds(kernel):.2f} s", flush=True)
     print(f"chunk_by_tokens: {token_throughput():,.0f} tokens/s", flush=True)
     plain, parallel = plain_vs_parallel(args.students, args.jobs)
     print(f"autograde, {args.students} submissions of {A1}: plain nbgrader {plain:.2f} s each; "

@@ -16,6 +16,7 @@ from pathlib import Path
 import nbformat
 
 from .course_dir import ROOT, assignments, notebooks
+from . import sandbox_kernel
 from .cycle import run_cycle
 from .gradebook_csv import Outcome, table, write_csv
 from .releases import regenerate
@@ -89,6 +90,9 @@ def run(course: Path = ROOT, jobs: int = 2) -> list[Outcome]:
     """The whole cycle for every assignment, in ``course/.demo``; prints progress and the table."""
     started = time.perf_counter()
     root = demo_course(course)
+    confinement = sandbox_kernel.status_line()
+    if confinement:
+        print(confinement, flush=True)
     print(f"1/3 regenerating releases in {root.relative_to(course)}/ …", flush=True)
     regenerate(root)
     outcomes: list[Outcome] = []
