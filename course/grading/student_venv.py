@@ -1,0 +1,59 @@
+"""A student's machine, simulated: a fresh venv holding the students' wheel, and notebooks run
+in its kernels with nothing of the repository on the path."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from .course_dir import ROOT
+from .student_wheel import pip
+
+CONSTRAINTS = ROOT / "constraints.txt"
+RUNNER = Path(__file__).with_name("run_notebooks.py")
+# What a student's kernel never has: another Python's paths, the grader's switch, our backend.
+_NOT_A_STUDENTS = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "COURSE_GRADING",
+                   "MPLBACKEND")
+
+
+def student_env(venv: Path) -> dict:
+    """The environment of a student using ``venv``: its bin first on PATH, nothing of the
+    repository's (no PYTHONPATH, no bin folder inside the checkout), not grading."""
+    env = {k: v for k, v in os.environ.items() if k not in _NOT_A_STUDENTS}
+    path = [p for p in env.get("PATH", "").split(os.pathsep)
+            if p and not Path(p).resolve().is_relative_to(ROOT)]
+    env["PATH"] = os.pathsep.join([str(venv / "bin"), *path])
+    env["VIRTUAL_ENV"] = str(venv)
+    return env
+
+
+def fresh_venv(venv: Path, wheel: Path, *extra: str, log: Path | None = None) -> Path:
+    """Create ``venv`` and install ``wheel`` and ``extra`` packages into it at the versions
+    constraints.txt pins; returns its python.
+
+    Our own pip installs into it (``--python``): the same resolver and warm cache as
+    ``make install``, where the venv's bundled pip would download everything again.
+    """
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
+                   capture_output=True)
+    python = venv / "bin" / "python"
+    pip(["--python", str(python), "install", "-c", str(CONSTRAINTS), str(wheel), *extra], log,
+        cwd=venv, env=student_env(venv))
+    return python
+
+
+def run_notebooks(venv: Path, notebooks: list[Path], cwd: Path,
+                  timeout: float = 900) -> tuple[dict[Path, float], str]:
+    """Execute ``notebooks`` in place, each in a fresh kernel of ``venv``, from ``cwd``.
+
+    Returns the seconds each took and whatever the runner and its kernels wrote to stderr.
+    """
+    done = subprocess.run([str(venv / "bin" / "python"), "-I", str(RUNNER), *map(str, notebooks)],
+                          cwd=cwd, env=student_env(venv), capture_output=True, text=True,
+                          timeout=timeout)
+    if done.returncode:
+        raise RuntimeError(f"running the notebooks failed:\n{done.stdout}{done.stderr}")
+    seconds = {}
+    for line in done.stdout.splitlines():
+        took, path = line.split(" ", 1)
+        seconds[Path(path)] = float(took)
+    return seconds, done.stderr
