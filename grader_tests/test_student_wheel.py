@@ -17,9 +17,9 @@ import nbformat
 import pytest
 
 from course.grading.course_dir import ROOT, assignments, notebooks
-from course.grading.student_venv import fresh_venv, run_notebooks
+from course.grading.student_venv import fresh_venv, release_copy, run_notebooks
 from course.grading.student_wheel import build
-from course.grading.submissions import is_answer, reference_submission, strip_solution_markers
+from course.grading.submissions import is_answer, strip_solution_markers
 
 ASSIGNMENTS = assignments()
 VARIANTS = ("solved", "released")
@@ -41,24 +41,12 @@ def wheel(scratch) -> Path:
     return build(scratch / "dist", log=scratch / "pip.log")
 
 
-def _class_copy(scratch: Path, variant: str) -> list[Path]:
-    """release/ copied to ``scratch/variant``, each notebook opening with the probe cell;
-    ``solved`` fills the answers with the source's solutions and lays the source's
-    ``instructor/`` files (the filled decision card) beside the notebook."""
-    shutil.copytree(ROOT / "release", scratch / variant)
-    paths = []
-    for assignment in ASSIGNMENTS:
-        for path in notebooks(scratch, assignment, variant):
-            if variant == "solved":
-                nb = reference_submission(ROOT / "source" / assignment / path.name, path)
-                for extra in (ROOT / "source" / assignment / "instructor").glob("*"):
-                    shutil.copy(extra, path.parent / extra.name)
-            else:
-                nb = nbformat.read(path, as_version=4)
-            nb.cells.insert(0, nbformat.v4.new_code_cell(PROBE))
-            nbformat.write(nb, path)
-            paths.append(path)
-    return paths
+def with_probe(path: Path) -> Path:
+    """Open the notebook at ``path`` with a cell printing where ``course`` is imported from."""
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(PROBE))
+    nbformat.write(nb, path)
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +55,8 @@ def ran(scratch, wheel):
     runner's stderr (its kernels' included)."""
     venv = scratch / "venv"
     fresh_venv(venv, wheel, "ipykernel", "nbclient", log=scratch / "pip.log")
-    paths = [p for variant in VARIANTS for p in _class_copy(scratch, variant)]
+    paths = [with_probe(p) for variant in VARIANTS
+             for p in release_copy(scratch / variant, solved=variant == "solved")]
     _, stderr = run_notebooks(venv, paths, cwd=scratch)
     return venv, stderr
 

@@ -1,12 +1,16 @@
 """A student's machine, simulated: a fresh venv holding the students' wheel, and notebooks run
 in its kernels with nothing of the repository on the path."""
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from .course_dir import ROOT
+import nbformat
+
+from .course_dir import ROOT, assignments
 from .student_wheel import pip
+from .submissions import reference_submission
 
 CONSTRAINTS = ROOT / "constraints.txt"
 RUNNER = Path(__file__).with_name("run_notebooks.py")
@@ -57,3 +61,22 @@ def run_notebooks(venv: Path, notebooks: list[Path], cwd: Path,
         took, path = line.split(" ", 1)
         seconds[Path(path)] = float(took)
     return seconds, done.stderr
+
+
+def release_copy(dest: Path, solved: bool) -> list[Path]:
+    """release/ copied to ``dest``; its notebooks, in course order.
+
+    ``solved`` fills every answer with the source's solution and lays the source's
+    ``instructor/`` files (e.g. the filled decision card) beside the notebook.
+    """
+    shutil.copytree(ROOT / "release", dest)
+    paths = []
+    for assignment in assignments():
+        for path in sorted((dest / assignment).glob("*.ipynb")):
+            if solved:
+                source = ROOT / "source" / assignment / path.name
+                nbformat.write(reference_submission(source, path), path)
+                for extra in (ROOT / "source" / assignment / "instructor").glob("*"):
+                    shutil.copy(extra, path.parent / extra.name)
+            paths.append(path)
+    return paths
