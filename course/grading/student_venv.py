@@ -30,18 +30,26 @@ def student_env(venv: Path) -> dict:
     return env
 
 
-def fresh_venv(venv: Path, wheel: Path, *extra: str, log: Path | None = None) -> Path:
-    """Create ``venv`` and install ``wheel`` and ``extra`` packages into it at the versions
-    constraints.txt pins; returns its python.
+def fresh_venv(venv: Path, wheel: Path, *extra: str, log: Path | None = None,
+               compile_bytecode: bool = True) -> Path:
+    """Create ``venv``, install ``wheel`` and ``extra`` packages into it at the versions
+    constraints.txt pins and warm matplotlib's font cache; returns its python.
 
     Our own pip installs into it (``--python``): the same resolver and warm cache as
     ``make install``, where the venv's bundled pip would download everything again.
+    ``compile_bytecode=False`` skips pip's .pyc pass (half the files; kernels compile what
+    they import).
     """
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True,
                    capture_output=True)
     python = venv / "bin" / "python"
-    pip(["--python", str(python), "install", "-c", str(CONSTRAINTS), str(wheel), *extra], log,
-        cwd=venv, env=student_env(venv))
+    no_compile = [] if compile_bytecode else ["--no-compile"]
+    pip(["--python", str(python), "install", *no_compile, "-c", str(CONSTRAINTS), str(wheel),
+         *extra], log, cwd=venv, env=student_env(venv))
+    # Matplotlib builds its font cache on first import and, if that takes over 5 s, says so on
+    # stderr: once per machine, done here rather than in the first notebook's output.
+    subprocess.run([str(python), "-I", "-c", "import matplotlib.font_manager"], cwd=venv,
+                   env=student_env(venv), capture_output=True, check=True)
     return python
 
 
