@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export MPLBACKEND := Agg
 
-.PHONY: install demo test release lab grade bench clean-grading
+.PHONY: install demo test release lab grade bench wheel clean-grading
 
 A    ?= 01-packing-by-hand
 JOBS ?= 2
@@ -37,6 +37,10 @@ lab: install
 ## Autograde every collected submission of assignment A with JOBS workers; feedback; CSVs.
 grade: install
 	$(PY) -m course grade $(A) --jobs $(JOBS)
+
+## The students' package (course.lessons only) as a wheel: dist/tearing_the_book_lessons-*.whl
+wheel: install
+	$(PY) -m course.grading.student_wheel
 
 ## Timings (printed, never asserted).
 bench: install

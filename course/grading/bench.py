@@ -10,7 +10,10 @@
 * kernel start: seconds from start to a kernel that answers, plain ``python3`` and the
   ``course-sandbox`` kernel (median of a few starts, in a scratch submission folder);
 * stalls: ``--stall-runs`` autogrades of a notebook that displays ipywidgets (``interact``
-  and ``Output``), counting notebooks in which any cell hit its timeout.
+  and ``Output``), counting notebooks in which any cell hit its timeout;
+* the students' wheel: its size, its install into a fresh venv (with ipykernel and nbclient,
+  pip's cache warm) and run-all of every solved release notebook there
+  (``--student-wheel-only`` measures just this).
 """
 import argparse
 import shutil
@@ -24,6 +27,8 @@ from nbclient import NotebookClient
 
 from . import batch
 from .course_dir import ROOT, assignments, nbgrader, notebooks
+from .student_venv import fresh_venv, release_copy, run_notebooks
+from .student_wheel import build
 from .submissions import reference_submission, solutions
 
 A1 = "01-packing-by-hand"
@@ -151,13 +156,39 @@ def stalls(runs: int, jobs: int) -> tuple[int, int]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def student_wheel() -> tuple[int, float, dict[str, float]]:
+    """The students' wheel: its bytes, seconds to install it into a fresh venv, and seconds
+    to run each solved release notebook in that venv's kernels."""
+    scratch = Path(tempfile.mkdtemp(prefix="bench-wheel-"))
+    try:
+        wheel = build(scratch / "dist")
+        started = time.perf_counter()
+        fresh_venv(scratch / "venv", wheel, "ipykernel", "nbclient")
+        install = time.perf_counter() - started
+        seconds, _ = run_notebooks(scratch / "venv", release_copy(scratch / "class", solved=True),
+                                   cwd=scratch)
+        return wheel.stat().st_size, install, {p.parent.name: s for p, s in seconds.items()}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _print_student_wheel() -> None:
+    size, install, runs = student_wheel()
+    print(f"students' wheel: {size / 1024:.0f} KiB; fresh-venv install {install:.1f} s; "
+          f"run-all of the solved releases {sum(runs.values()):.1f} s "
+          f"({', '.join(f'{a[:2]} {s:.1f} s' for a, s in runs.items())})", flush=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--stall-runs", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--student-wheel-only", action="store_true")
     args = parser.parse_args(argv)
+    if args.student_wheel_only:
+        return _print_student_wheel()
     median, worst = redraw_ms()
     print(f"packing explorer redraw: median {median:.0f} ms, worst {worst:.0f} ms", flush=True)
     for assignment in assignments():
@@ -171,6 +202,7 @@ def main(argv=None) -> None:
           f"{plain / parallel:.2f}x faster", flush=True)
     stalled, graded = stalls(args.stall_runs, args.jobs)
     print(f"stalls: {stalled} of {graded} widget notebooks graded hit a cell timeout", flush=True)
+    _print_student_wheel()
 
 
 if __name__ == "__main__":
