@@ -10,6 +10,7 @@ from nbgrader.preprocessors import (
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 
 from course.grading import sandbox_kernel
+from course.grading.intake import refuse_links_in_nbgrader
 from course.grading.execute import GradingExecute
 from course.grading.feedback_summary import FeedbackSummary
 from course.grading.preprocessors import (
@@ -65,9 +66,15 @@ c.GenerateFeedback.preprocessors = [
     CSSHTMLHeaderPreprocessor,
 ]
 
+# A submission holding a symbolic or hard link, a device or a fifo is refused before anything
+# is copied (nbgrader's own copy would follow it), by plain `nbgrader autograde` too.
+refuse_links_in_nbgrader()
+
 # Untrusted code: every graded notebook runs in a bubblewrap sandbox (see
-# course/grading/sandbox_kernel.py for what is and is not enforced). Set COURSE_SANDBOX=0 to
-# run without it; where bwrap is not installed, grading runs unsandboxed and says so.
+# course/grading/sandbox_kernel.py for what is and is not enforced), as nobody when the grader
+# is root, talking to the grader over unix sockets (course/grading/sandbox_provisioner.py, named
+# in the kernelspec). Set COURSE_SANDBOX=0 to run without it; where bwrap is not installed,
+# grading runs unsandboxed and says so.
 os.environ["COURSE_ROOT"] = HERE
 if os.environ.get("COURSE_SANDBOX", "1") != "0" and sandbox_kernel.available():
     os.environ["JUPYTER_PATH"] = os.pathsep.join(

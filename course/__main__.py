@@ -9,40 +9,45 @@ import argparse
 import sys
 from pathlib import Path
 
-from course.grading import batch, demo, releases
-from course.grading.intake import db_url
-from course.grading.course_dir import ROOT, nbgrader
-from course.grading.exports import export
+from course.grading import demo, releases, sandbox_kernel
+from course.grading.course_dir import ROOT
+from course.grading.cycle import run_cycle
 from course.grading.gradebook_csv import table
 from course.grading.class_report import report_assignment
 
 
 def grade(args) -> int:
+    confinement = sandbox_kernel.status_line()
+    if confinement:
+        print(confinement, flush=True)
     print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
-    outcomes = batch.grade(args.assignment, ROOT, jobs=args.jobs, budget=args.budget,
-                           students=args.students or None)
-    nbgrader("generate_feedback", args.assignment, "--force", check=False)
-    totals, tasks = export(ROOT, args.assignment, outcomes, db_url(ROOT))
+    root = args.course.resolve()
+    cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
+                      students=args.students or None)
     print()
-    print(table(outcomes))
+    print(table(cycle.outcomes))
     print()
     for status in ("graded", "needs review", "not graded"):
-        names = [o.student_id for o in outcomes if o.status == status]
+        names = [o.student_id for o in cycle.outcomes if o.status == status]
         listed = f": {', '.join(names)}" if names and status != "graded" else ""
         print(f"{len(names)} {status}{listed}")
-    print(f"grades: {totals.relative_to(ROOT)}; per task: {tasks.relative_to(ROOT)}; "
-          f"feedback: feedback/<student>/{args.assignment}/")
-    return report(args)
+    for problem in cycle.problems:
+        print("problem:", problem)
+    print(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
+          f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
+          f"log: {cycle.log.relative_to(root)}")
+    return report(args) or (1 if cycle.problems else 0)
 
 
 def report(args) -> int:
-    if not (ROOT / "exports" / f"{args.assignment}-grades.csv").is_file():
+    root = args.course.resolve()
+    if not (root / "exports" / f"{args.assignment}-grades.csv").is_file():
         print(f"no grades for {args.assignment} yet: run `python -m course grade "
               f"{args.assignment}` first", file=sys.stderr)
         return 1
-    page, canvas = report_assignment(ROOT, args.assignment, roster=args.roster,
+    page, canvas = report_assignment(root, args.assignment, roster=args.roster,
                                      canvas_ids=dict(args.canvas_id or []))
-    print(f"instructor page: {page.relative_to(ROOT)}; Canvas import: {canvas.relative_to(ROOT)}")
+    print(f"instructor page: {page.relative_to(root)}; Canvas import: {canvas.relative_to(root)}")
     return 0
 
 
@@ -54,6 +59,9 @@ def _canvas_id(text: str) -> tuple[str, str]:
 
 
 def _report_options(parser) -> None:
+    parser.add_argument("--course", type=Path, default=ROOT,
+                        help="the course folder (holding nbgrader_config.py and submitted/); "
+                             "default: this checkout")
     parser.add_argument("--roster", type=Path,
                         help="CSV with student_id,name,sis_login,section[,canvas_id] columns")
     parser.add_argument("--canvas-id", type=_canvas_id, action="append", metavar="A=ID",

@@ -1,5 +1,6 @@
-"""A small class of assignment 1, graded once per test session through the real batch grader,
-with feedback, exports and the instructor page: what the report tests look at.
+"""A small class of assignment 1, graded once per test session through the real grading cycle
+(course.grading.cycle: the batch grader, feedback, exports), with its instructor page: what
+the report tests look at.
 
 The demo's five students (course/grading/demo.py ``synthetic_class``) plus ``copycat`` (the
 reference solutions, renamed and re-commented: copied work) and ``own-work`` (a correct packer
@@ -14,11 +15,8 @@ from pathlib import Path
 
 import nbformat
 
-from course.grading import batch
-from course.grading.course_dir import nbgrader
+from course.grading.cycle import run_cycle
 from course.grading.demo import synthetic_class
-from course.grading.exports import export
-from course.grading.intake import db_url
 from course.grading.report import write_report
 from harness import scratch_course, submission
 from implementations.a1_packing import CORRECT, WRONG
@@ -49,10 +47,9 @@ def graded_class() -> tuple[Path, list]:
         folder = root / "submitted" / student / A1
         folder.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, folder / NAME)
-    outcomes = batch.grade(A1, root, jobs=2, progress=lambda *a, **k: None)
-    nbgrader("generate_feedback", A1, "--force", root=root)
-    export(root, A1, outcomes, db_url(root))
+    cycle = run_cycle(root, A1, jobs=2, progress=lambda *a, **k: None)
+    assert not cycle.problems, cycle.problems
     write_report(root, A1)
     atexit.register(shutil.rmtree, root, ignore_errors=True)
-    return root, outcomes
+    return root, cycle.outcomes
 

@@ -142,17 +142,17 @@ def test_feedback_summaries_group_failures_by_rule_without_secrets(graded):
     assert "No test failed." in visible_text(_summary(root, "reference"))
 
 
-def test_canvas_csv_imports_as_it_is(graded, tmp_path, monkeypatch, capsys):
+def test_canvas_csv_imports_as_it_is(graded, tmp_path, capsys):
     from course import __main__ as cli
 
     root = graded[0]
-    monkeypatch.setattr(cli, "ROOT", root)
     roster = tmp_path / "roster.csv"
     roster.write_text("student_id,name,sis_login,section,canvas_id\n"
                       "reference,\"Ada, Lovelace\",ada@uni.example,Section A,1001\n"
                       "broken,\"Babbage, Charles\",cb@uni.example,Section B,1002\n"
                       "absent,\"Noether, Emmy\",en@uni.example,Section A,1003\n")
-    assert cli.main(["report", A1, "--roster", str(roster), "--canvas-id", f"{A1}=424242"]) == 0
+    assert cli.main(["report", A1, "--course", str(root), "--roster", str(roster),
+                     "--canvas-id", f"{A1}=424242"]) == 0
     assert "exports/canvas.csv" in capsys.readouterr().out
     path = root / "exports" / "canvas.csv"
     rows = list(csv.reader(path.open(newline="", encoding="utf-8")))

@@ -18,6 +18,7 @@ from pathlib import Path
 from . import attempts
 from .intake import submitted_students, unreadable
 from .course_dir import ROOT, tool_env
+from .logs import run_log
 from .gradebook_csv import Outcome
 from .sandbox_kernel import build_font_cache
 from .tamper import Finding, new_python_files, scan_submission
@@ -40,8 +41,22 @@ def _worker(root: str, tasks, results) -> None:
         if task is None:
             return
         assignment, student = task
+        _output_to(run_log(Path(root), assignment))
         results.put(("start", student, os.getpid()))
         results.put(("done", student, _grade(api, Path(root), assignment, student, config)))
+
+
+def _output_to(log: Path) -> None:
+    """Send this worker's stdout and stderr, and so its kernels', to ``log``.
+
+    Libraries say much that means nothing to a TA (SQLAlchemy's session warnings, a kernel
+    running over TCP); what matters reaches the TA as each student's outcome.
+    """
+    log.parent.mkdir(parents=True, exist_ok=True)
+    handle = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(handle, 1)
+    os.dup2(handle, 2)
+    os.close(handle)
 
 
 def _grade(api, root: Path, assignment: str, student: str, config) -> Outcome:
@@ -192,7 +207,8 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
 
 
 def _report(progress, done: int, total: int, outcome: Outcome, started: float) -> None:
+    """One progress line per finished student: how many are done and left, time so far."""
     score = "" if outcome.score is None else f" {outcome.score:g}/{outcome.max_score:g}"
     why = f" — {outcome.reason}" if outcome.reason else ""
-    progress(f"[{done}/{total} {time.perf_counter() - started:5.1f}s] {outcome.student_id}: "
-             f"{outcome.status}{score}{why}", flush=True)
+    progress(f"[{done}/{total} done, {total - done} left, {time.perf_counter() - started:.0f} s] "
+             f"{outcome.student_id}: {outcome.status}{score}{why}", flush=True)

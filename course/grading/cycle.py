@@ -1,0 +1,39 @@
+"""One grading cycle for one assignment: autograde the class, write feedback and the exports.
+
+Every entry point (``python -m course grade``, the demo) runs this, so they cannot drift apart.
+"""
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .batch import grade
+from .course_dir import nbgrader
+from .exports import export
+from .gradebook_csv import Outcome
+from .intake import db_url
+from .logs import run_log
+
+
+@dataclass
+class Cycle:
+    """What one cycle produced, and the problems a TA must hear about."""
+
+    outcomes: list[Outcome]
+    grades_csv: Path
+    tasks_csv: Path
+    log: Path
+    problems: list[str] = field(default_factory=list)
+
+
+def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | None = None,
+              budget: float = 600, progress=print) -> Cycle:
+    """Grade ``assignment`` in the course at ``root``; library output goes to its run log."""
+    outcomes = grade(assignment, root, jobs=jobs, students=students, budget=budget,
+                     progress=progress)
+    log = run_log(root, assignment)
+    feedback = nbgrader("generate_feedback", assignment, "--force", root=root, check=False)
+    with log.open("a") as handle:
+        handle.write(feedback.stdout + feedback.stderr)
+    problems = [] if feedback.returncode == 0 else [
+        f"nbgrader generate_feedback failed (exit {feedback.returncode}): see {log}"]
+    grades_csv, tasks_csv = export(root, assignment, outcomes, db_url(root))
+    return Cycle(outcomes, grades_csv, tasks_csv, log, problems)
