@@ -120,7 +120,8 @@ def _timed_out(graded: Path) -> bool:
                for path in graded.glob("*.ipynb"))
 
 
-# The last line of a Python traceback: ``module.Name: message`` (course errors say it all).
+# The last line of a Python traceback: ``module.Name: message`` (course errors say it all;
+# NbGraderException, raised last by nbgrader's API, only says "see the traceback above").
 EXCEPTION_LINE = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*(\w+(?:Error|Exception)): (.+)$", re.M)
 OWN_ERRORS = ("KernelStartError", "CellError")
 
@@ -133,7 +134,7 @@ def _reason(log: str) -> str:
                              ("database is locked", "the gradebook was busy")):
             if marker in log:
                 return text
-    raised = EXCEPTION_LINE.findall(log)
+    raised = [found for found in EXCEPTION_LINE.findall(log) if found[0] != "NbGraderException"]
     if raised:
         name, message = raised[-1]
         return (message if name in OWN_ERRORS else f"{name}: {message}").strip()[:200]
