@@ -46,7 +46,7 @@ c.OverwriteCells.add_missing_cells = True
 # The student's decision card is their work, not a copy of the template to restore.
 c.Autograde.exclude_overwriting = {"05-own-docs-verdict": ["chunking_notes.md"]}
 c.Autograde.sanitize_preprocessors = [
-    ClearOutput, UpgradeCellIds, DeduplicateIdsCompletely, OverwriteKernelspec,
+    UpgradeCellIds, ClearOutput, DeduplicateIdsCompletely, OverwriteKernelspec,
     OverwriteCellsNamingTheCell, UpgradeCellIds, CheckCellMetadata, AddTestReceipts,
 ]
 c.Autograde.autograde_preprocessors = [

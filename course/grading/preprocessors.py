@@ -39,8 +39,9 @@ class UpgradeCellIds(NbGraderPreprocessor):
 
     Older minor versions (4.0-4.4: the course's own releases are 4.4) carry no ids, and a cell
     nbgrader restores (a deleted grade cell, a test cell changed to markdown) comes back without
-    one; nbgrader then validates that cell against 4.5 and the whole submission fails. Run before
-    ``OverwriteCells`` (which restores cell types) and after it (which adds missing cells).
+    one; nbgrader then validates that cell against 4.5 and the whole submission fails. Run first
+    (nbgrader validates the notebook after every step, and an invalid id fails that) and again
+    after ``OverwriteCells`` (which adds missing cells without ids).
     """
 
     def preprocess(self, nb, resources):
