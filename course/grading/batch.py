@@ -17,9 +17,8 @@ import time
 from pathlib import Path
 
 from .intake import submitted_students, unreadable
-from .logs import student_log
 from .course_dir import ROOT, tool_env
-from .logs import run_log
+from .logs import run_log, student_log
 from .gradebook_csv import Outcome
 from .sandbox_kernel import build_font_cache
 from .tamper import Finding, new_python_files, scan_submission
