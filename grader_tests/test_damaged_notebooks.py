@@ -8,6 +8,7 @@ line naming the exception and the cell, with the full traceback in that student'
 """
 import copy
 import json
+import shutil
 
 import pytest
 from nbformat.v4.nbbase import random_cell_id
@@ -88,7 +89,9 @@ def _damaged(change) -> bytes:
 
 @pytest.fixture(scope="module")
 def course():
-    return scratch_course([A1])
+    root = scratch_course([A1])
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
