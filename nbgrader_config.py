@@ -4,7 +4,7 @@ import os
 from nbgrader.preprocessors import (
     AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, ClearMarkScheme, ClearOutput,
     ClearSolutions, ComputeChecksums, IgnorePattern, IncludeHeaderFooter,
-    GetGrades, InstantiateTests, LimitOutput, LockCells, OverwriteCells, OverwriteKernelspec,
+    GetGrades, InstantiateTests, LimitOutput, LockCells, OverwriteKernelspec,
     SaveAutoGrades, SaveCells,
 )
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
@@ -15,7 +15,7 @@ from course.grading.execute import GradingExecute
 from course.grading.feedback_summary import FeedbackSummary
 from course.grading.preprocessors import (
     AddTestReceipts, CheckTestReceipts, ClearWidgetState, DeduplicateIdsCompletely,
-    StderrIsNotFailure, TracebacksWithoutSource)
+    OverwriteCellsNamingTheCell, StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
 
 c = get_config()  # noqa: F821  (provided by traitlets when nbgrader loads this file)
 
@@ -38,15 +38,17 @@ c.GenerateAssignment.preprocessors = [
     ClearMarkScheme, ComputeChecksums, CheckCellMetadata,
 ]
 
-# Autograding: a deleted grade cell is restored from the source rather than lost, a
-# warning on stderr does not zero a correct test cell, and a test cell earns points only
-# if it provably ran to its last line (receipts, see course/grading/preprocessors.py).
+# Autograding: a deleted grade cell is restored from the source rather than lost, and so is a
+# cell whose type was changed, in any nbformat 4 minor version and whatever its cell ids (a
+# cell that still cannot be restored is named); a warning on stderr does not zero a correct test
+# cell, and a test cell earns points only if it provably ran to its last line (receipts, see
+# course/grading/preprocessors.py).
 c.OverwriteCells.add_missing_cells = True
 # The student's decision card is their work, not a copy of the template to restore.
 c.Autograde.exclude_overwriting = {"05-own-docs-verdict": ["chunking_notes.md"]}
 c.Autograde.sanitize_preprocessors = [
-    ClearOutput, DeduplicateIdsCompletely, OverwriteKernelspec, OverwriteCells, CheckCellMetadata,
-    AddTestReceipts,
+    UpgradeCellIds, ClearOutput, DeduplicateIdsCompletely, OverwriteKernelspec,
+    OverwriteCellsNamingTheCell, UpgradeCellIds, CheckCellMetadata, AddTestReceipts,
 ]
 c.Autograde.autograde_preprocessors = [
     GradingExecute, CheckTestReceipts, IgnorePattern, ClearMetadataPreprocessor,
@@ -55,6 +57,9 @@ c.Autograde.autograde_preprocessors = [
 # Seconds per cell (the slowest correct cell takes well under 1); tests shorten it.
 c.Execute.timeout = int(os.environ.get("COURSE_CELL_TIMEOUT", "30"))
 c.Execute.interrupt_on_timeout = True
+# Seconds a kernel may take to answer at start (the sandbox's answers in about 1); one that does
+# not is killed and the student is "not graded: the kernel did not start". Tests shorten it.
+c.Execute.startup_timeout = int(os.environ.get("COURSE_STARTUP_TIMEOUT", "60"))
 c.Execute.allow_errors = True   # a failing cell costs that cell, never the whole notebook
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 40

@@ -176,8 +176,9 @@ def test_corrupt_notebook_is_named(graded):
     assert outcome.status == "not graded" and f"{NAME} is not a readable notebook" in outcome.reason
 
 
-def test_a_changed_cell_type_is_still_graded(graded):
-    assert graded[1]["cell-type-changed"].status == "graded"
+def test_a_changed_cell_type_is_graded_like_the_original(graded):
+    assert (graded[1]["cell-type-changed"].status, graded[1]["cell-type-changed"].score) == (
+        "graded", FULL)
 
 
 def test_a_kernel_that_dies_is_retried_and_named(graded):

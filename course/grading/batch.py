@@ -12,13 +12,14 @@ simply times out again and keeps its score).
 import multiprocessing as mp
 import os
 import queue
+import re
 import time
 from pathlib import Path
 
 from . import attempts
 from .intake import submitted_students, unreadable
 from .course_dir import ROOT, tool_env
-from .logs import run_log
+from .logs import run_log, student_log
 from .gradebook_csv import Outcome
 from .sandbox_kernel import build_font_cache
 from .tamper import Finding, new_python_files, scan_submission
@@ -87,10 +88,15 @@ def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcom
     from nbgrader.api import Gradebook, MissingEntry
 
     reason = ""
+    record = student_log(root, assignment, student)
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text("")
     for attempt in range(2):
         started = time.time()
         result = api.autograde(assignment, student, force=True, create=True)
         log = f"{result.get('log', '')}\n{result.get('error', '')}"
+        with record.open("a") as handle:
+            handle.write(f"=== nbgrader autograde, attempt {attempt + 1} ===\n{log}\n")
         graded = root / "autograded" / student / assignment
         ran = result.get("success") and any(graded.glob("*.ipynb"))
         attempts.record(root, assignment, student, attempt, started,
@@ -119,14 +125,24 @@ def _timed_out(graded: Path) -> bool:
                for path in graded.glob("*.ipynb"))
 
 
+# The last line of a Python traceback: ``module.Name: message`` (course errors say it all;
+# NbGraderException, raised last by nbgrader's API, only says "see the traceback above").
+EXCEPTION_LINE = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*(\w+(?:Error|Exception)): (.+)$", re.M)
+OWN_ERRORS = ("KernelStartError", "CellError")
+
+
 def _reason(log: str) -> str:
-    """A one-line cause from an nbgrader log."""
-    for marker, text in (("DeadKernelError", "the kernel died (sys.exit/os._exit or a crash)"),
-                         ("Kernel died", "the kernel died (sys.exit/os._exit or a crash)"),
-                         ("database is locked", "the gradebook was busy"),
-                         ("KeyError", "the notebook's grading cells are damaged")):
-        if marker in log:
-            return text
+    """A one-line cause from an nbgrader log: the exception and, where known, the cell."""
+    if "KernelStartError" not in log:
+        for marker, text in (("DeadKernelError", "the kernel died (sys.exit/os._exit or a crash)"),
+                             ("Kernel died", "the kernel died (sys.exit/os._exit or a crash)"),
+                             ("database is locked", "the gradebook was busy")):
+            if marker in log:
+                return text
+    raised = [found for found in EXCEPTION_LINE.findall(log) if found[0] != "NbGraderException"]
+    if raised:
+        name, message = raised[-1]
+        return (message if name in OWN_ERRORS else f"{name}: {message}").strip()[:200]
     errors = [line for line in log.splitlines() if "ERROR" in line or "Error" in line]
     return (errors[-1] if errors else "nbgrader failed without a message").strip()[:200]
 

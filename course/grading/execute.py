@@ -3,13 +3,19 @@ import asyncio
 import os
 from queue import Empty
 
-from jupyter_core.utils import ensure_async
+from jupyter_core.utils import ensure_async, run_sync
 from nbgrader.preprocessors import Execute
 from traitlets import default
 
+from .kernel_manager import BoundedKernelManager
+
+
+class KernelStartError(RuntimeError):
+    """The kernel never answered (or died) before the first cell: nothing of the notebook ran."""
+
 
 class GradingExecute(Execute):
-    """nbgrader's Execute with two fixes, in a kernel that knows it is grading (and no waiting
+    """nbgrader's Execute with three fixes, in a kernel that knows it is grading (and no waiting
     for a finished kernel to exit).
 
     * No client-side widget models. nbclient mirrors every ``Output`` widget (``interact``
@@ -19,6 +25,9 @@ class GradingExecute(Execute):
     * A kernel that ignores the timeout's interrupt (a loop that swallows KeyboardInterrupt)
       is restarted, so the cells after it still run (in a fresh namespace) instead of each
       waiting out its own timeout behind the stuck one.
+    * No kernel can hang grading: one that does not answer within ``startup_timeout`` is
+      killed without being sent anything and the notebook fails with ``KernelStartError``;
+      stopping or restarting any kernel is bounded (``BoundedKernelManager``).
     """
 
     interrupt_grace = 5.0  # seconds a kernel gets to stop after being interrupted
@@ -27,6 +36,10 @@ class GradingExecute(Execute):
     def _kill_when_done(self):
         """The notebook has run: nothing in the kernel is worth a graceful shutdown's wait."""
         return "immediate"
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("kernel_manager_class", BoundedKernelManager)  # nbgrader sets its own
+        super().__init__(**kwargs)
 
     def on_comm_open_jupyter_widget(self, msg):
         """Mirror no widget. (Emptying ``widget_registry`` in ``__init__`` is not enough:
@@ -38,6 +51,15 @@ class GradingExecute(Execute):
         """Start the kernel with ``COURSE_GRADING=1``: explorers nobody sees are not drawn."""
         kwargs.setdefault("env", {**os.environ, "COURSE_GRADING": "1"})
         return super().start_new_kernel(**kwargs)
+
+    async def async_start_new_kernel_client(self):
+        """nbclient's, with a failure that says the kernel did not start (it has been killed)."""
+        try:
+            return await super().async_start_new_kernel_client()
+        except RuntimeError as error:  # "Kernel didn't respond in N seconds", "Kernel died ..."
+            raise KernelStartError(f"the kernel did not start ({error})") from error
+
+    start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
     async def _async_handle_timeout(self, timeout, cell=None):
         reply = await super()._async_handle_timeout(timeout, cell)

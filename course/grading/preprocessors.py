@@ -1,8 +1,9 @@
 """nbgrader preprocessors the course adds (wired in by ``nbgrader_config.py``)."""
+import re
 import secrets
 
 import nbformat
-from nbgrader.preprocessors import DeduplicateIds, NbGraderPreprocessor
+from nbgrader.preprocessors import DeduplicateIds, NbGraderPreprocessor, OverwriteCells
 
 
 class StderrIsNotFailure(NbGraderPreprocessor):
@@ -28,6 +29,67 @@ class ClearWidgetState(NbGraderPreprocessor):
         for cell in nb.cells:
             cell.metadata.pop("widgets", None)
         return nb, resources
+
+
+CELL_ID = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")  # nbformat 4.5's rule for a cell id
+
+
+class UpgradeCellIds(NbGraderPreprocessor):
+    """Make the notebook nbformat 4.5 with a valid id, unique in it, on every cell.
+
+    Older minor versions (4.0-4.4: the course's own releases are 4.4) carry no ids, and a cell
+    nbgrader restores (a deleted grade cell, a test cell changed to markdown) comes back without
+    one; nbgrader then validates that cell against 4.5 and the whole submission fails. Run first
+    (nbgrader validates the notebook after every step, and an invalid id fails that) and again
+    after ``OverwriteCells`` (which adds missing cells without ids).
+    """
+
+    def preprocess(self, nb, resources):
+        nb.nbformat, nb.nbformat_minor = 4, max(5, nb.get("nbformat_minor", 0))
+        seen = set()
+        for cell in nb.cells:
+            cell_id = cell.get("id")
+            if not isinstance(cell_id, str) or not CELL_ID.match(cell_id) or cell_id in seen:
+                cell_id = secrets.token_hex(4)
+                while cell_id in seen:
+                    cell_id = secrets.token_hex(4)
+                cell["id"] = cell_id
+            seen.add(cell_id)
+        return nb, resources
+
+
+class CellError(Exception):
+    """A submission that could not be prepared for grading, naming the cell that stopped it."""
+
+
+class OverwriteCellsNamingTheCell(OverwriteCells):
+    """nbgrader's OverwriteCells, with two more repairs, naming in one line (``CellError``) a
+    cell it still cannot restore.
+
+    * A cell changed back to code drops its markdown ``attachments`` (an image pasted into a
+      test cell turned markdown), which a code cell may not have.
+    * A cell whose grade id this assignment does not know (pasted from another notebook) loses
+      its nbgrader metadata entirely: upstream leaves it without an id, and
+      ``add_missing_grade_cells`` then fails on it with a KeyError.
+    """
+
+    def update_cell_type(self, cell, cell_type):
+        if cell_type == "code" and cell.cell_type != "code":
+            cell.pop("attachments", None)
+        super().update_cell_type(cell, cell_type)
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        try:
+            cell, resources = super().preprocess_cell(cell, resources, cell_index)
+        except Exception as error:
+            meta = cell.get("metadata", {}).get("nbgrader")
+            name = meta.get("grade_id") if isinstance(meta, dict) else None
+            first = (str(error).strip().splitlines() or [""])[0][:120]
+            raise CellError(f"cell {cell_index + 1}{f' ({name})' if name else ''}: "
+                            f"{type(error).__name__}: {first}") from error
+        if "nbgrader" in cell.metadata and "grade_id" not in cell.metadata.nbgrader:
+            del cell.metadata["nbgrader"]
+        return cell, resources
 
 
 class DeduplicateIdsCompletely(DeduplicateIds):
