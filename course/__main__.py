@@ -3,12 +3,17 @@
     python -m course release                 regenerate every release/ notebook
     python -m course demo                    the demo grading cycle
     python -m course grade A [--jobs N]      autograde a whole class in parallel, feedback, CSVs
+    python -m course export A                feedback and CSVs again, for every student the
+                                             gradebook knows (after manual grading, or when
+                                             several TAs share one gradebook)
 """
 import argparse
 import sys
 
 from course.grading import batch, demo, releases
-from course.grading.intake import db_url
+from course.grading.class_record import record, recorded
+from course.grading.intake import course_id, db_url
+from course.grading.shared_gradebook import prepare
 from course.grading.course_dir import ROOT, nbgrader
 from course.grading.exports import export
 from course.grading.gradebook_csv import table
@@ -18,8 +23,7 @@ def grade(args) -> int:
     print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
     outcomes = batch.grade(args.assignment, ROOT, jobs=args.jobs, budget=args.budget,
                            students=args.students or None)
-    nbgrader("generate_feedback", args.assignment, "--force", check=False)
-    totals, tasks = export(ROOT, args.assignment, outcomes, db_url(ROOT))
+    record(db_url(ROOT), outcomes)
     print()
     print(table(outcomes))
     print()
@@ -27,8 +31,18 @@ def grade(args) -> int:
         names = [o.student_id for o in outcomes if o.status == status]
         listed = f": {', '.join(names)}" if names and status != "graded" else ""
         print(f"{len(names)} {status}{listed}")
-    print(f"grades: {totals.relative_to(ROOT)}; per task: {tasks.relative_to(ROOT)}; "
-          f"feedback: feedback/<student>/{args.assignment}/")
+    return export_all(args)
+
+
+def export_all(args) -> int:
+    """Feedback for the students graded in this copy; CSVs of every student in the gradebook."""
+    url = db_url(ROOT)
+    prepare(url, course_id(ROOT))
+    nbgrader("generate_feedback", args.assignment, "--force", check=False)
+    everyone = recorded(url, args.assignment)
+    totals, tasks = export(ROOT, args.assignment, everyone, url)
+    print(f"grades of {len(everyone)} students: {totals.relative_to(ROOT)}; "
+          f"per task: {tasks.relative_to(ROOT)}; feedback: feedback/<student>/{args.assignment}/")
     return 0
 
 
@@ -44,12 +58,17 @@ def main(argv=None) -> int:
     grading.add_argument("--budget", type=float, default=600,
                          help="seconds one student may take in all (default 600)")
     grading.add_argument("--students", nargs="*", help="only these students")
+    exporting = commands.add_parser(
+        "export", help="feedback and CSVs again, for every student the gradebook knows")
+    exporting.add_argument("assignment")
     args = parser.parse_args(argv)
     if args.command == "release":
         for assignment in releases.regenerate():
             print("released", assignment)
     elif args.command == "grade":
         return grade(args)
+    elif args.command == "export":
+        return export_all(args)
     elif args.command == "demo":
         outcomes = demo.run()
         expected = {"reference": "graded", "blank": "graded", "partly-done": "graded",
