@@ -7,6 +7,7 @@
 * token-chunker throughput (the instructor's ``chunk_by_tokens``);
 * a class of ``--students`` solved submissions graded by plain ``nbgrader autograde`` and by
   ``python -m course grade --jobs N`` (the same course settings, separate scratch copies);
+* one grader against two at once on one PostgreSQL gradebook (``bench_graders.py``);
 * stalls: ``--stall-runs`` autogrades of a notebook that displays ipywidgets (``interact``
   and ``Output``), counting notebooks in which any cell hit its timeout.
 """
@@ -20,7 +21,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from . import batch
+from . import batch, bench_graders
 from .course_dir import ROOT, assignments, nbgrader, notebooks
 from .submissions import reference_submission, solutions
 
@@ -140,6 +141,7 @@ def main(argv=None) -> None:
     print(f"autograde, {args.students} submissions of {A1}: plain nbgrader {plain:.2f} s each; "
           f"python -m course grade --jobs {args.jobs} {parallel:.2f} s each; "
           f"{plain / parallel:.2f}x faster", flush=True)
+    print(bench_graders.report(8), flush=True)
     stalled, graded = stalls(args.stall_runs, args.jobs)
     print(f"stalls: {stalled} of {graded} widget notebooks graded hit a cell timeout", flush=True)
 
