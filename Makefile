@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export MPLBACKEND := Agg
 
-.PHONY: install demo test release lab grade bench clean-grading
+.PHONY: install demo test release lab grade bench wheel clean-grading
 
 A    ?= 01-packing-by-hand
 JOBS ?= 2
@@ -38,11 +38,15 @@ lab: install
 grade: install
 	$(PY) -m course grade $(A) --jobs $(JOBS)
 
+## The students' package (course.lessons only) as a wheel: dist/tearing_the_book_lessons-*.whl
+wheel: install
+	$(PY) -m course.grading.student_wheel
+
 ## Timings (printed, never asserted).
 bench: install
 	$(PY) -m course.grading.bench
 
-## Remove local grading output (student data): submitted/, autograded work, feedback, gradebook.
+## Remove local grading output (student data): submitted/, autograded work, feedback, reports, logs, gradebook.
 clean-grading:
-	rm -rf submitted feedback exports gradebook.db
+	rm -rf submitted feedback exports logs reports gradebook.db
 	find autograded -mindepth 1 ! -name README.md -exec rm -rf {} +

@@ -10,7 +10,9 @@ from nbgrader.preprocessors import (
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 
 from course.grading import sandbox_kernel
+from course.grading.intake import refuse_links_in_nbgrader
 from course.grading.execute import GradingExecute
+from course.grading.feedback_summary import FeedbackSummary
 from course.grading.preprocessors import (
     AddTestReceipts, CheckTestReceipts, ClearWidgetState, DeduplicateIdsCompletely,
     StderrIsNotFailure, TracebacksWithoutSource)
@@ -57,14 +59,22 @@ c.Execute.allow_errors = True   # a failing cell costs that cell, never the whol
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 40
 
-# Feedback: no hidden test, and no traceback quoting one.
+# Feedback: no hidden test, and no traceback quoting one; a summary on top (points per task,
+# failed cases by contract rule, what to reread).
 c.GenerateFeedback.preprocessors = [
-    GetGrades, ClearHiddenTests, TracebacksWithoutSource, CSSHTMLHeaderPreprocessor,
+    GetGrades, ClearHiddenTests, TracebacksWithoutSource, FeedbackSummary,
+    CSSHTMLHeaderPreprocessor,
 ]
 
+# A submission holding a symbolic or hard link, a device or a fifo is refused before anything
+# is copied (nbgrader's own copy would follow it), by plain `nbgrader autograde` too.
+refuse_links_in_nbgrader()
+
 # Untrusted code: every graded notebook runs in a bubblewrap sandbox (see
-# course/grading/sandbox_kernel.py for what is and is not enforced). Set COURSE_SANDBOX=0 to
-# run without it; where bwrap is not installed, grading runs unsandboxed and says so.
+# course/grading/sandbox_kernel.py for what is and is not enforced), as nobody when the grader
+# is root, talking to the grader over unix sockets (course/grading/sandbox_provisioner.py, named
+# in the kernelspec). Set COURSE_SANDBOX=0 to run without it; where bwrap is not installed,
+# grading runs unsandboxed and says so.
 os.environ["COURSE_ROOT"] = HERE
 if os.environ.get("COURSE_SANDBOX", "1") != "0" and sandbox_kernel.available():
     os.environ["JUPYTER_PATH"] = os.pathsep.join(

@@ -3,47 +3,83 @@
     python -m course release                 regenerate every release/ notebook
     python -m course demo                    the demo grading cycle
     python -m course grade A [--jobs N]      autograde a whole class in parallel, feedback, CSVs
+    python -m course report A [--roster F]   the instructor's page of A and the Canvas CSV
     python -m course export A                feedback and CSVs again, for every student the
                                              gradebook knows (after manual grading, or when
                                              several TAs share one gradebook)
 """
 import argparse
 import sys
+from pathlib import Path
 
-from course.grading import batch, demo, releases
-from course.grading.class_record import record, recorded
-from course.grading.intake import course_id, db_url
-from course.grading.shared_gradebook import prepare
-from course.grading.course_dir import ROOT, nbgrader
-from course.grading.exports import export
+from course.grading import demo, releases, sandbox_kernel
+from course.grading.course_dir import ROOT
+from course.grading.cycle import export_class, run_cycle
 from course.grading.gradebook_csv import table
+from course.grading.class_report import report_assignment
 
 
 def grade(args) -> int:
+    confinement = sandbox_kernel.status_line()
+    if confinement:
+        print(confinement, flush=True)
     print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
-    outcomes = batch.grade(args.assignment, ROOT, jobs=args.jobs, budget=args.budget,
-                           students=args.students or None)
-    record(db_url(ROOT), outcomes)
+    root = args.course.resolve()
+    cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
+                      students=args.students or None)
     print()
-    print(table(outcomes))
+    print(table(cycle.outcomes))
     print()
     for status in ("graded", "needs review", "not graded"):
-        names = [o.student_id for o in outcomes if o.status == status]
+        names = [o.student_id for o in cycle.outcomes if o.status == status]
         listed = f": {', '.join(names)}" if names and status != "graded" else ""
         print(f"{len(names)} {status}{listed}")
-    return export_all(args)
+    for problem in cycle.problems:
+        print("problem:", problem)
+    print(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
+          f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
+          f"log: {cycle.log.relative_to(root)}")
+    return report(args) or (1 if cycle.problems else 0)
 
 
-def export_all(args) -> int:
-    """Feedback for the students graded in this copy; CSVs of every student in the gradebook."""
-    url = db_url(ROOT)
-    prepare(url, course_id(ROOT))
-    nbgrader("generate_feedback", args.assignment, "--force", check=False)
-    everyone = recorded(url, args.assignment)
-    totals, tasks = export(ROOT, args.assignment, everyone, url)
-    print(f"grades of {len(everyone)} students: {totals.relative_to(ROOT)}; "
-          f"per task: {tasks.relative_to(ROOT)}; feedback: feedback/<student>/{args.assignment}/")
+def export_again(args) -> int:
+    root = args.course.resolve()
+    grades_csv, tasks_csv, log, problems = export_class(root, args.assignment)
+    for problem in problems:
+        print("problem:", problem)
+    rows = sum(1 for _ in grades_csv.open()) - 1
+    print(f"grades of {rows} students: {grades_csv.relative_to(root)}; per task: "
+          f"{tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/")
+    return 1 if problems else 0
+
+
+def report(args) -> int:
+    root = args.course.resolve()
+    if not (root / "exports" / f"{args.assignment}-grades.csv").is_file():
+        print(f"no grades for {args.assignment} yet: run `python -m course grade "
+              f"{args.assignment}` first", file=sys.stderr)
+        return 1
+    page, canvas = report_assignment(root, args.assignment, roster=args.roster,
+                                     canvas_ids=dict(args.canvas_id or []))
+    print(f"instructor page: {page.relative_to(root)}; Canvas import: {canvas.relative_to(root)}")
     return 0
+
+
+def _canvas_id(text: str) -> tuple[str, str]:
+    assignment, _, number = text.partition("=")
+    if not number.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"expected ASSIGNMENT=NUMBER, got {text!r}")
+    return assignment, number.strip()
+
+
+def _report_options(parser) -> None:
+    parser.add_argument("--course", type=Path, default=ROOT,
+                        help="the course folder (holding nbgrader_config.py and submitted/); "
+                             "default: this checkout")
+    parser.add_argument("--roster", type=Path,
+                        help="CSV with student_id,name,sis_login,section[,canvas_id] columns")
+    parser.add_argument("--canvas-id", type=_canvas_id, action="append", metavar="A=ID",
+                        help="Canvas's id of assignment A (its column becomes 'A (ID)')")
 
 
 def main(argv=None) -> int:
@@ -58,17 +94,26 @@ def main(argv=None) -> int:
     grading.add_argument("--budget", type=float, default=600,
                          help="seconds one student may take in all (default 600)")
     grading.add_argument("--students", nargs="*", help="only these students")
+    _report_options(grading)
+    reporting = commands.add_parser(
+        "report", help="the instructor's page of a graded assignment, and the Canvas CSV")
+    reporting.add_argument("assignment")
+    _report_options(reporting)
     exporting = commands.add_parser(
         "export", help="feedback and CSVs again, for every student the gradebook knows")
     exporting.add_argument("assignment")
+    exporting.add_argument("--course", type=Path, default=ROOT,
+                           help="the course folder (default: this checkout)")
     args = parser.parse_args(argv)
     if args.command == "release":
         for assignment in releases.regenerate():
             print("released", assignment)
     elif args.command == "grade":
         return grade(args)
+    elif args.command == "report":
+        return report(args)
     elif args.command == "export":
-        return export_all(args)
+        return export_again(args)
     elif args.command == "demo":
         outcomes = demo.run()
         expected = {"reference": "graded", "blank": "graded", "partly-done": "graded",

@@ -3,6 +3,47 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 # Scratch courses copy nbgrader_config.py: never let them reach a TA's shared gradebook.
 os.environ.pop("COURSE_GRADEBOOK_URL", None)
+
+COURSE = Path(__file__).resolve().parents[1]
+# What a user of the checkout made or keeps: tests work in temporary folders, never here.
+USERS_FILES = (".demo", "submitted", "autograded", "feedback", "exports", "logs", "gradebook.db",
+               "source", "release", "nbgrader_config.py")
+
+
+def _snapshot() -> dict[str, tuple[int, int]]:
+    """Every file under the user's folders: path -> (size, modification time)."""
+    found = {}
+    for name in USERS_FILES:
+        top = COURSE / name
+        paths = [top] if top.is_file() else (top.rglob("*") if top.is_dir() else [])
+        for path in paths:
+            if path.is_file() and "__pycache__" not in path.parts:
+                stat = path.stat()
+                found[str(path.relative_to(COURSE))] = (stat.st_size, stat.st_mtime_ns)
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def users_files_untouched():
+    """Fails the run if any test created, changed or removed a file the user has."""
+    before = _snapshot()
+    yield
+    after = _snapshot()
+    changed = sorted(p for p in before.keys() | after.keys() if before.get(p) != after.get(p))
+    assert not changed, f"tests touched the user's files: {changed[:10]}"
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line per reason a test was skipped (a missing browser, server or sandbox)."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    for reason, count in reasons.items():
+        terminalreporter.write_line(f"{count} skipped: {reason}", yellow=True, bold=True)

@@ -6,7 +6,6 @@ answer cell (or the file itself broken).
 """
 import copy
 import os
-import shutil
 from pathlib import Path
 
 import nbformat
@@ -17,12 +16,17 @@ from course.grading.course_dir import ROOT
 from course.grading.gradebook_csv import export_row
 from harness import scratch_course, score_in_process, submission
 from implementations.a1_packing import WRONG
+from tools import bwrap_found, require
 
 A1 = "01-packing-by-hand"
 FULL = 40.0
 NAME = "packing_by_hand.ipynb"
 
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap (bwrap)")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _sandbox():
+    require("bwrap", bwrap_found(), "the hostile class is graded in the sandbox")
 
 
 def _with(code_after: dict[str, str], overrides: dict[str, str] | None = None):

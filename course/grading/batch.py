@@ -15,8 +15,10 @@ import queue
 import time
 from pathlib import Path
 
+from . import attempts
 from .intake import course_id, db_url, submitted_students, unreadable
 from .course_dir import ROOT, tool_env
+from .logs import run_log
 from .gradebook_csv import Outcome
 from .sandbox_kernel import build_font_cache
 from .shared_gradebook import prepare
@@ -40,8 +42,22 @@ def _worker(root: str, tasks, results) -> None:
         if task is None:
             return
         assignment, student = task
+        _output_to(run_log(Path(root), assignment))
         results.put(("start", student, os.getpid()))
         results.put(("done", student, _grade(api, Path(root), assignment, student, config)))
+
+
+def _output_to(log: Path) -> None:
+    """Send this worker's stdout and stderr, and so its kernels', to ``log``.
+
+    Libraries say much that means nothing to a TA (SQLAlchemy's session warnings, a kernel
+    running over TCP); what matters reaches the TA as each student's outcome.
+    """
+    log.parent.mkdir(parents=True, exist_ok=True)
+    handle = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(handle, 1)
+    os.dup2(handle, 2)
+    os.close(handle)
 
 
 def _grade(api, root: Path, assignment: str, student: str, config) -> Outcome:
@@ -73,9 +89,14 @@ def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcom
 
     reason = ""
     for attempt in range(2):
+        started = time.time()
         result = api.autograde(assignment, student, force=True, create=True)
         log = f"{result.get('log', '')}\n{result.get('error', '')}"
         graded = root / "autograded" / student / assignment
+        ran = result.get("success") and any(graded.glob("*.ipynb"))
+        attempts.record(root, assignment, student, attempt, started,
+                        ("autograded" if ran else _reason(log))
+                        + (", a cell hit its timeout" if ran and _timed_out(graded) else ""), log)
         if result.get("success") and any(graded.glob("*.ipynb")):
             if attempt == 0 and _timed_out(graded):
                 continue  # a rare stall looks like a timeout: a real endless loop times out again
@@ -188,7 +209,8 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
 
 
 def _report(progress, done: int, total: int, outcome: Outcome, started: float) -> None:
+    """One progress line per finished student: how many are done and left, time so far."""
     score = "" if outcome.score is None else f" {outcome.score:g}/{outcome.max_score:g}"
     why = f" — {outcome.reason}" if outcome.reason else ""
-    progress(f"[{done}/{total} {time.perf_counter() - started:5.1f}s] {outcome.student_id}: "
-             f"{outcome.status}{score}{why}", flush=True)
+    progress(f"[{done}/{total} done, {total - done} left, {time.perf_counter() - started:.0f} s] "
+             f"{outcome.student_id}: {outcome.status}{score}{why}", flush=True)

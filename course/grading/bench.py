@@ -8,8 +8,13 @@
 * a class of ``--students`` solved submissions graded by plain ``nbgrader autograde`` and by
   ``python -m course grade --jobs N`` (the same course settings, separate scratch copies);
 * one grader against two at once on one PostgreSQL gradebook (``bench_graders.py``);
+* kernel start: seconds from start to a kernel that answers, plain ``python3`` and the
+  ``course-sandbox`` kernel (median of a few starts, in a scratch submission folder);
 * stalls: ``--stall-runs`` autogrades of a notebook that displays ipywidgets (``interact``
-  and ``Output``), counting notebooks in which any cell hit its timeout.
+  and ``Output``), counting notebooks in which any cell hit its timeout;
+* the students' wheel: its size, its install into a fresh venv (with ipykernel and nbclient,
+  pip's cache warm) and run-all of every solved release notebook there
+  (``--student-wheel-only`` measures just this).
 """
 import argparse
 import shutil
@@ -23,6 +28,8 @@ from nbclient import NotebookClient
 
 from . import batch, bench_graders
 from .course_dir import ROOT, assignments, nbgrader, notebooks
+from .student_venv import fresh_venv, release_copy, run_notebooks
+from .student_wheel import build
 from .submissions import reference_submission, solutions
 
 A1 = "01-packing-by-hand"
@@ -78,6 +85,31 @@ def token_throughput() -> float:
     return count_tokens(text) / (time.perf_counter() - started)
 
 
+def kernel_start_seconds(kernel_name: str, runs: int = 5) -> float:
+    """Median seconds from starting ``kernel_name`` to its first answered request."""
+    import os
+
+    from jupyter_client.manager import start_new_kernel
+
+    from .sandbox_kernel import KERNELSPEC_PATH
+
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (KERNELSPEC_PATH, os.environ.get("JUPYTER_PATH")) if p)
+    folder = Path(tempfile.mkdtemp(prefix="bench-kernel-"))
+    times = []
+    try:
+        for _ in range(runs):
+            started = time.perf_counter()
+            km, kc = start_new_kernel(kernel_name=kernel_name, cwd=str(folder), startup_timeout=60)
+            kc.execute_interactive("pass", timeout=60)
+            times.append(time.perf_counter() - started)
+            kc.stop_channels()
+            km.shutdown_kernel(now=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return statistics.median(times)
+
+
 def _class(students: int, extra_cells=()) -> Path:
     """A scratch course holding ``students`` solved A1 submissions."""
     root = Path(tempfile.mkdtemp(prefix="bench-"))
@@ -110,6 +142,20 @@ def plain_vs_parallel(students: int, jobs: int) -> tuple[float, float]:
         shutil.rmtree(parallel_root, ignore_errors=True)
 
 
+def similarity_seconds(students: int) -> float:
+    """Seconds for the class report's similarity check over ``students`` submissions (all
+    alike: every pair matches, the worst case)."""
+    from .similarity import similar_pairs
+
+    root = _class(students)
+    try:
+        started = time.perf_counter()
+        similar_pairs(root, A1, [f"student-{i:03d}" for i in range(students)])
+        return time.perf_counter() - started
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def stalls(runs: int, jobs: int) -> tuple[int, int]:
     """(notebooks with a cell timeout, notebooks graded) over ``runs`` widget notebooks."""
     root = _class(runs, WIDGET_CELLS)
@@ -125,25 +171,56 @@ def stalls(runs: int, jobs: int) -> tuple[int, int]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def student_wheel() -> tuple[int, float, dict[str, float]]:
+    """The students' wheel: its bytes, seconds to install it into a fresh venv, and seconds
+    to run each solved release notebook in that venv's kernels."""
+    scratch = Path(tempfile.mkdtemp(prefix="bench-wheel-"))
+    try:
+        wheel = build(scratch / "dist")
+        started = time.perf_counter()
+        fresh_venv(scratch / "venv", wheel, "ipykernel", "nbclient")
+        install = time.perf_counter() - started
+        seconds, _ = run_notebooks(scratch / "venv", release_copy(scratch / "class", solved=True),
+                                   cwd=scratch)
+        return wheel.stat().st_size, install, {p.parent.name: s for p, s in seconds.items()}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _print_student_wheel() -> None:
+    size, install, runs = student_wheel()
+    print(f"students' wheel: {size / 1024:.0f} KiB; fresh-venv install {install:.1f} s; "
+          f"run-all of the solved releases {sum(runs.values()):.1f} s "
+          f"({', '.join(f'{a[:2]} {s:.1f} s' for a, s in runs.items())})", flush=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--stall-runs", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--student-wheel-only", action="store_true")
     args = parser.parse_args(argv)
+    if args.student_wheel_only:
+        return _print_student_wheel()
     median, worst = redraw_ms()
     print(f"packing explorer redraw: median {median:.0f} ms, worst {worst:.0f} ms", flush=True)
     for assignment in assignments():
         print(f"run-all {assignment}: {run_all_seconds(assignment):.2f} s", flush=True)
+    for kernel in ("python3", "course-sandbox"):
+        print(f"kernel start, {kernel}: {kernel_start_seconds(kernel):.2f} s", flush=True)
     print(f"chunk_by_tokens: {token_throughput():,.0f} tokens/s", flush=True)
     plain, parallel = plain_vs_parallel(args.students, args.jobs)
     print(f"autograde, {args.students} submissions of {A1}: plain nbgrader {plain:.2f} s each; "
           f"python -m course grade --jobs {args.jobs} {parallel:.2f} s each; "
           f"{plain / parallel:.2f}x faster", flush=True)
     print(bench_graders.report(8), flush=True)
+    print(f"similarity check, {args.students} submissions of {A1}: "
+          f"{similarity_seconds(args.students):.1f} s", flush=True)
     stalled, graded = stalls(args.stall_runs, args.jobs)
     print(f"stalls: {stalled} of {graded} widget notebooks graded hit a cell timeout", flush=True)
+    _print_student_wheel()
 
 
 if __name__ == "__main__":

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import nbformat
 
-from .batch import grade
-from .course_dir import ROOT, assignments, nbgrader, notebooks
-from .exports import export
+from . import sandbox_kernel
+from .class_report import report_assignment
+from .course_dir import ROOT, assignments, notebooks
+from .cycle import run_cycle
 from .gradebook_csv import Outcome, table, write_csv
-from .intake import db_url
 from .releases import regenerate
 from .submissions import fill, grade_id, is_answer, solutions
 
@@ -91,22 +91,32 @@ def run(course: Path = ROOT, jobs: int = 2) -> list[Outcome]:
     """The whole cycle for every assignment, in ``course/.demo``; prints progress and the table."""
     started = time.perf_counter()
     root = demo_course(course)
-    print(f"1/4 regenerating releases in {root.relative_to(course)}/ …", flush=True)
+    confinement = sandbox_kernel.status_line()
+    if confinement:
+        print(confinement, flush=True)
+    print(f"1/3 regenerating releases in {root.relative_to(course)}/ …", flush=True)
     regenerate(root)
     outcomes: list[Outcome] = []
+    problems: list[str] = []
     for assignment in assignments(root):
         synthetic_class(root, assignment)
-        print(f"2/4 autograding {assignment} with {jobs} workers …", flush=True)
-        outcomes += grade(assignment, root, jobs=jobs, students=list(STUDENTS),
+        print(f"2/3 grading {assignment} with {jobs} workers (autograde, feedback, exports) …",
+              flush=True)
+        cycle = run_cycle(root, assignment, jobs=jobs, students=list(STUDENTS),
                           progress=lambda line, **_: print("    " + line, flush=True))
-        print(f"3/4 writing feedback for {assignment} …", flush=True)
-        nbgrader("generate_feedback", assignment, "--force", root=root, check=False)
-        export(root, assignment, outcomes[-len(STUDENTS):], db_url(root))
+        outcomes += cycle.outcomes
+        problems += cycle.problems
+        page, _ = report_assignment(root, assignment)
+        print(f"    instructor page: {page.relative_to(course)}", flush=True)
     csv_path = write_csv(outcomes, root / "exports" / "grades.csv")
-    print("4/4 grades exported to", csv_path.relative_to(course),
+    print("3/3 grades exported to", csv_path.relative_to(course),
           "(and per assignment: <assignment>-grades.csv, <assignment>-tasks.csv)")
     print()
     print(table(outcomes))
+    for problem in problems:
+        print("problem:", problem)
     print(f"\ndemo finished in {time.perf_counter() - started:.1f} s; "
-          f"feedback in {DEMO_DIR}/feedback/<student>/<assignment>/")
+          f"feedback in {DEMO_DIR}/feedback/<student>/<assignment>/; instructor pages in "
+          f"{DEMO_DIR}/reports/; Canvas import: {DEMO_DIR}/exports/canvas.csv; "
+          f"library output in {DEMO_DIR}/logs/")
     return outcomes

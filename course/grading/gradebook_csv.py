@@ -42,12 +42,13 @@ def export_row(outcome: Outcome) -> dict[str, str]:
     return row
 
 
-def table(outcomes: list[Outcome]) -> str:
-    """A plain-text grade table for the terminal."""
+def table(outcomes: list[Outcome], note_width: int = 100) -> str:
+    """A plain-text grade table for the terminal (long notes cut; the CSVs keep them whole)."""
     rows = [("student", "assignment", "status", "score", "note")]
     for o in outcomes:
         score = "—" if o.score is None else f"{o.score:g}/{o.max_score:g}"
-        rows.append((o.student_id, o.assignment, o.status, score, o.reason))
+        note = o.reason if len(o.reason) <= note_width else o.reason[:note_width - 1] + "…"
+        rows.append((o.student_id, o.assignment, o.status, score, note))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = []
     for i, row in enumerate(rows):

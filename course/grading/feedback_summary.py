@@ -1,0 +1,60 @@
+"""A short summary at the top of each student's feedback: points per task as a bar chart, the
+failed cases grouped by the contract rule they exercise, and the task headings to reread.
+
+It runs in ``nbgrader generate_feedback`` after ``ClearHiddenTests`` and
+``TracebacksWithoutSource`` (nbgrader_config.py), and shows only each failure's case and rule:
+never hidden test code, an expected value or a traceback.
+"""
+from html import escape
+
+import nbformat
+from nbgrader.preprocessors import NbGraderPreprocessor
+
+from .failures import notebook_failures
+
+MARK = "course-feedback-summary"
+
+
+def summary_html(nb) -> str:
+    """The summary of a graded notebook whose grade cells carry ``score`` and ``points``."""
+    from .plots import points_bars
+
+    graded = [(c.metadata.nbgrader["grade_id"], float(c.metadata.nbgrader.get("score") or 0),
+               float(c.metadata.nbgrader.get("points") or 0))
+              for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
+    earned, possible = sum(g[1] for g in graded), sum(g[2] for g in graded)
+    parts = [f'<div id="{MARK}" style="border:1px solid #c9d3de;padding:0.8em 1.2em;'
+             f'margin:0 0 1.5em 0;background:#f7f9fb">',
+             f"<h2>Summary: {earned:g} of {possible:g} points</h2>"]
+    if graded:
+        parts.append(points_bars([g[0] for g in graded], [g[1] for g in graded],
+                                 [g[2] for g in graded], "points per task"))
+    failures = notebook_failures(nb)
+    if not failures:
+        parts.append("<p>No test failed.</p>")
+    else:
+        by_rule: dict[str, list] = {}
+        for failure in failures:
+            by_rule.setdefault(failure.rule or "cases that name no contract rule",
+                               []).append(failure)
+        parts.append("<h3>Failed cases, by the contract rule they exercise</h3><ul>")
+        for rule, group in by_rule.items():
+            cases = "".join(f"<li>{escape(f.case)} <small>(test cell {escape(f.grade_id)})"
+                            f"</small></li>" for f in group)
+            parts.append(f"<li><b>{escape(rule)}</b><ul>{cases}</ul></li>")
+        parts.append("</ul><h3>What to reread</h3><ul>")
+        tasks = dict.fromkeys(f.task for f in failures if f.task)
+        parts += [f"<li>{escape(task)}</li>" for task in tasks]
+        parts.append("</ul>")
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+class FeedbackSummary(NbGraderPreprocessor):
+    """Insert the summary before the notebook's first cell, as a markdown cell holding one HTML
+    block (nbconvert passes it through; a raw cell's HTML would be escaped)."""
+
+    def preprocess(self, nb, resources):
+        html = "\n".join(line for line in summary_html(nb).splitlines() if line.strip())
+        nb.cells.insert(0, nbformat.v4.new_markdown_cell(html))
+        return nb, resources

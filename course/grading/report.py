@@ -1,0 +1,197 @@
+"""The instructor's page of one graded assignment: ``reports/<assignment>.html``.
+
+Where the class lost points (score histogram, points per task), which test cases and contract
+rules tripped most students, who was not graded or is held for review and why, how long
+grading took, and which answers look alike. It reads what grading left on disk (exports/,
+autograded/, logs/, submitted/), so it can be rebuilt any time with ``python -m course report``.
+One self-contained HTML file (plots are base64 PNGs), linking each student's grading log and
+feedback; it holds student data, so reports/ stays out of git.
+"""
+import csv
+import os
+import statistics
+import time
+from collections import Counter
+from html import escape
+from pathlib import Path
+
+import nbformat
+
+from .attempts import attempts
+from .canvas import read_outcomes
+from .course_dir import notebooks
+from .failures import is_test_cell, student_failures, task_headings
+from .logs import student_log
+from .plots import histogram, points_bars
+from .similarity import similar_pairs
+from .submissions import grade_id
+
+STYLE = """body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;padding:0 1em;
+color:#1d2733}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #d5dde6;
+padding:.25em .6em;vertical-align:top;text-align:left}th{background:#eef2f6}
+td.n{text-align:right}pre{margin:0;font-size:12px;white-space:pre-wrap}small{color:#5b6b7c}
+.pair td{width:50%}"""
+
+
+def report_path(root: Path, assignment: str) -> Path:
+    return root / "reports" / f"{assignment}.html"
+
+
+def task_maxima(root: Path, assignment: str) -> dict[str, tuple[float, str]]:
+    """Test cell grade id -> (points, task heading), in notebook order, from the release."""
+    found = {}
+    for path in notebooks(root, assignment, "release"):
+        nb = nbformat.read(path, as_version=4)
+        headings = task_headings(nb)
+        for cell in nb.cells:
+            if is_test_cell(cell):
+                found[grade_id(cell)] = (float(cell.metadata.nbgrader.get("points", 0)),
+                                         headings.get(grade_id(cell), ""))
+    return found
+
+
+def _task_points(root: Path, assignment: str) -> dict[str, dict[str, float]]:
+    """Student -> test cell -> points, for graded students, from exports/<a>-tasks.csv."""
+    path = root / "exports" / f"{assignment}-tasks.csv"
+    if not path.is_file():
+        return {}
+    fixed = {"student_id", "assignment", "status", "score", "max_score", "reason"}
+    with path.open(newline="") as handle:
+        return {row["student_id"]: {k: float(v) for k, v in row.items() if k not in fixed and v}
+                for row in csv.DictReader(handle) if row["status"] == "graded"}
+
+
+def _table(header: list[str], rows: list[list[str]], numeric=()) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(
+        f'<td class="n">{cell}</td>' if i in numeric else f"<td>{cell}</td>"
+        for i, cell in enumerate(row)) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _link(target: Path, page: Path, text: str) -> str:
+    """A link from ``page`` to ``target``, relative so the page works wherever the course is."""
+    return f'<a href="{escape(Path(os.path.relpath(target, page.parent)).as_posix())}">{escape(text)}</a>'
+
+
+def _no_rule(problem: str) -> str:
+    return f"<small>no rule named{'; ' + escape(problem) if problem else ''}</small>"
+
+
+def _failures_section(root, assignment, graded) -> str:
+    counts, examples = Counter(), {}
+    for student in graded:
+        for failure in student_failures(root, assignment, student):
+            key = (failure.grade_id, failure.case, failure.rule, failure.task)
+            counts[key] += 1
+            examples.setdefault(key, failure.problem)
+    if not counts:
+        return "<p>No test case failed for any graded student.</p>"
+    rows = [[str(n), escape(gid), escape(task), escape(case),
+             escape(rule) if rule else _no_rule(examples[gid, case, rule, task])]
+            for (gid, case, rule, task), n in counts.most_common(15)]
+    return (f"<p>Of {len(graded)} graded students; each test cell stops at its first failed "
+            "case.</p>" + _table(["students", "test cell", "task", "case", "contract rule"],
+                                 rows, numeric={0}))
+
+
+def _numbered(lines: list[tuple[int, str]], most: int = 40) -> str:
+    shown = "\n".join(f"{n:4} {line}" for n, line in lines[:most])
+    return shown + (f"\n     … and {len(lines) - most} more matching lines" if len(lines) > most else "")
+
+
+def _similarity_section(root, assignment, students) -> str:
+    pairs = similar_pairs(root, assignment, students)
+    if not pairs:
+        return "<p>No two students' answers are alike beyond the release's own code.</p>"
+    parts = ["<p>Answer cells only; the release's code is left out. This informs a TA's "
+             "look; it never changes a score.</p>"]
+    for pair in pairs:
+        left, right = _numbered(pair.lines_a), _numbered(pair.lines_b)
+        parts.append(
+            f'<h3>{escape(pair.a)} ↔ {escape(pair.b)}: {pair.similarity_a:.0%} of '
+            f'{escape(pair.a)}\'s answer code matches, {pair.similarity_b:.0%} of '
+            f'{escape(pair.b)}\'s</h3><table class="pair"><tr><th>{escape(pair.a)}</th>'
+            f'<th>{escape(pair.b)}</th></tr><tr><td><pre>{escape(left)}</pre></td>'
+            f'<td><pre>{escape(right)}</pre></td></tr></table>')
+    return "\n".join(parts)
+
+
+def build(root: Path, assignment: str) -> str:
+    """The page's HTML."""
+    page = report_path(root, assignment)
+    outcomes = read_outcomes(root / "exports" / f"{assignment}-grades.csv")
+    graded = [o for o in outcomes if o.status == "graded"]
+    maxima = task_maxima(root, assignment)
+    max_score = next((o.max_score for o in outcomes if o.max_score), None) or \
+        sum(p for p, _ in maxima.values())
+    counts = Counter(o.status for o in outcomes)
+    scores = [o.score for o in graded]
+    summary = ", ".join(f"{counts[s]} {s}" for s in ("graded", "needs review", "not graded"))
+    if scores:
+        summary += (f"; graded scores: mean {statistics.mean(scores):.1f}, median "
+                    f"{statistics.median(scores):g} of {max_score:g}")
+    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{escape(assignment)} · "
+             f"class report</title><style>{STYLE}</style></head><body>",
+             f"<h1>{escape(assignment)}: the class after grading</h1>",
+             f"<p>{len(outcomes)} students: {escape(summary)}. <small>Built "
+             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.</small></p>",
+             "<h2>Score distribution</h2>"]
+    parts.append(histogram(scores, max_score, f"scores of {len(scores)} graded students")
+                 if scores else "<p>No graded student yet.</p>")
+
+    points = _task_points(root, assignment)
+    parts.append("<h2>Points per task across the class</h2>")
+    if points and maxima:
+        ids = list(maxima)
+        mean = [statistics.mean(points[s].get(g, 0) for s in points) for g in ids]
+        parts.append(points_bars(ids, mean, [maxima[g][0] for g in ids],
+                                 f"mean points per test cell ({len(points)} graded)"))
+        parts.append(_table(["test cell", "task", "mean", "possible", "full marks"], [
+            [escape(g), escape(maxima[g][1]), f"{m:.2f}", f"{maxima[g][0]:g}",
+             f"{sum(points[s].get(g, 0) >= maxima[g][0] for s in points)}/{len(points)}"]
+            for g, m in zip(ids, mean)], numeric={2, 3, 4}))
+
+    parts.append("<h2>Test cases failed most often</h2>")
+    parts.append(_failures_section(root, assignment, [o.student_id for o in graded]))
+
+    parts.append("<h2>Not graded, or held for review</h2>")
+    held = [o for o in outcomes if o.status != "graded"]
+    parts.append(_table(["student", "status", "reason", "log"], [
+        [escape(o.student_id), escape(o.status), escape(o.reason),
+         _link(student_log(root, assignment, o.student_id), page, "grading log")]
+        for o in held]) if held else "<p>Every student was graded.</p>")
+
+    parts.append("<h2>Grading time</h2>")
+    rows, total = [], 0.0
+    for o in outcomes:
+        tries = attempts(root, assignment, o.student_id)
+        seconds = sum(a.seconds for a in tries)
+        total += seconds
+        feedback = sorted((root / "feedback" / o.student_id / assignment).glob("*.html"))
+        rows.append([escape(o.student_id), escape(o.status),
+                     "" if o.score is None else f"{o.score:g}", str(len(tries)),
+                     f"{seconds:.1f}" if tries else "",
+                     str(sum(a.kernel_restarts for a in tries)),
+                     _link(student_log(root, assignment, o.student_id), page, "log") +
+                     "".join(" · " + _link(f, page, "feedback") for f in feedback)])
+    timed = [float(r[4]) for r in rows if r[4]]
+    if timed:
+        parts.append(f"<p>{total:.1f} s of autograding in all (workers run in parallel); "
+                     f"{statistics.mean(timed):.1f} s per student on average, at most "
+                     f"{max(timed):.1f} s.</p>")
+    parts.append(_table(["student", "status", "score", "attempts", "seconds", "kernel restarts",
+                         "for the TA"], rows, numeric={2, 3, 4, 5}))
+
+    parts.append("<h2>Answers that look alike</h2>")
+    parts.append(_similarity_section(root, assignment, [o.student_id for o in outcomes]))
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def write_report(root: Path, assignment: str) -> Path:
+    """Write ``reports/<assignment>.html`` and return its path."""
+    path = report_path(root, assignment)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(build(root, assignment), encoding="utf-8")
+    return path

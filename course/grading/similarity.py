@@ -1,0 +1,96 @@
+"""Which students' answers look alike: a similarity check across the class, for a human to read.
+
+The answer cells of each submitted notebook are compared pairwise with ``copydetect``
+(winnowed fingerprints of normalised tokens, so renamed variables and new comments do not
+hide a copy); the release's own code (stubs, imports, signatures) is boilerplate and never
+counts as a match. It informs; it never changes a score.
+"""
+import io
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+import nbformat
+
+from .course_dir import notebooks
+from .submissions import grade_id, is_answer
+
+NOISE, GUARANTEE = 25, 30  # copydetect's defaults: k-gram length and the match it never misses
+
+
+@dataclass
+class Pair:
+    """Two students, each one's share of answer code found in the other's, and the lines."""
+
+    a: str
+    b: str
+    similarity_a: float
+    similarity_b: float
+    lines_a: list[tuple[int, str]]
+    lines_b: list[tuple[int, str]]
+
+    @property
+    def similarity(self) -> float:
+        return max(self.similarity_a, self.similarity_b)
+
+
+def answer_code(nb) -> str:
+    """The code of a notebook's answer cells, each under a comment naming its grade id."""
+    return "\n".join(f"# --- {grade_id(cell)}\n{cell.source}\n" for cell in nb.cells
+                     if cell.cell_type == "code" and is_answer(cell))
+
+
+def release_code(root: Path, assignment: str) -> str:
+    """What all students share (boilerplate): every code cell the release hands out, and its
+    answer cells laid end to end as a submission's are (so a match across two untouched
+    cells is boilerplate too)."""
+    handouts = [nbformat.read(path, as_version=4) for path in notebooks(root, assignment, "release")]
+    return "\n".join([cell.source for nb in handouts for cell in nb.cells
+                      if cell.cell_type == "code"] + [answer_code(nb) for nb in handouts])
+
+
+def _answers(root: Path, assignment: str, student: str) -> str | None:
+    try:
+        return "\n".join(answer_code(nbformat.read(path, as_version=4)) for path in
+                         sorted((root / "submitted" / student / assignment).glob("*.ipynb")))
+    except Exception:  # an unreadable notebook has no answers to compare
+        return None
+
+
+def _lines(code: str, slices) -> list[tuple[int, str]]:
+    """(line number, text) of every line of ``code`` that a matched slice touches."""
+    starts = [0]
+    for line in code.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    lines = code.splitlines()
+    touched = set()
+    for start, end in zip(*slices) if len(slices) else []:
+        touched.update(i for i in range(len(lines)) if starts[i] < end and starts[i + 1] > start)
+    return [(i + 1, lines[i]) for i in sorted(touched) if lines[i].strip()]
+
+
+def similar_pairs(root: Path, assignment: str, students: list[str], top: int = 5,
+                  threshold: float = 0.2) -> list[Pair]:
+    """The ``top`` most similar pairs of students above ``threshold``, most similar first."""
+    from copydetect import CodeFingerprint, compare_files
+
+    window = GUARANTEE - NOISE + 1
+    boilerplate = CodeFingerprint("release.py", NOISE, 1, fp=io.StringIO(
+        release_code(root, assignment))).hashes
+    prints = {}
+    for student in students:
+        code = _answers(root, assignment, student)
+        if code and code.strip():
+            prints[student] = CodeFingerprint(f"{student}.py", NOISE, window,
+                                              list(boilerplate), fp=io.StringIO(code))
+    scored = []
+    for a, b in combinations(sorted(prints), 2):
+        _, (sim_a, sim_b), _ = compare_files(prints[a], prints[b])
+        if max(sim_a, sim_b) >= threshold:
+            scored.append((-max(sim_a, sim_b), a, b, float(sim_a), float(sim_b)))
+    pairs = []
+    for _, a, b, sim_a, sim_b in sorted(scored)[:top]:  # the matching lines of the top few only
+        _, _, (slices_a, slices_b) = compare_files(prints[a], prints[b])
+        pairs.append(Pair(a, b, sim_a, sim_b, _lines(prints[a].raw_code, slices_a),
+                          _lines(prints[b].raw_code, slices_b)))
+    return pairs

@@ -1,0 +1,51 @@
+"""The standing check of contract fairness: implementations written by someone who saw only
+release/ earn full marks, in process and through the real autograder.
+
+``grader_tests/implementations/blind/aN.py`` holds three students per assignment, written from
+the release notebooks alone. A student whose reading a later, clearer contract ruled out is
+listed in that file's ``SUPERSEDED`` with the tests the old reading fails: it must fail exactly
+those, so the clarified sentence is the only thing between it and full marks.
+"""
+import importlib
+
+import pytest
+
+from harness import autograde, score_in_process, submission
+
+ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-tearings",
+               4: "04-table-rescue", 6: "06-semantic-chunking"}
+
+
+def _students(number: int):
+    module = importlib.import_module(f"implementations.blind.a{number}")
+    return module.BLIND, getattr(module, "SUPERSEDED", {})
+
+
+CASES = [(n, name) for n in ASSIGNMENTS for name in sorted(_students(n)[0])]
+
+
+def test_three_blind_students_per_assignment():
+    for number in ASSIGNMENTS:
+        blind, superseded = _students(number)
+        assert len(blind) >= 3 and set(superseded) <= set(blind)
+
+
+@pytest.mark.parametrize("number, name", CASES, ids=[f"a{n}-{s}" for n, s in CASES])
+def test_blind_student_earns_full_marks(number, name):
+    blind, superseded = _students(number)
+    report = score_in_process(ASSIGNMENTS[number], blind[name])
+    if name in superseded:
+        assert set(report.failures) == superseded[name], report.summary()
+    else:
+        assert report.total == report.max_total, f"{name}: {report.summary()}"
+
+
+@pytest.mark.parametrize("number", sorted(ASSIGNMENTS))
+def test_blind_students_through_the_real_autograder(number):
+    blind, superseded = _students(number)
+    assignment = ASSIGNMENTS[number]
+    honest = {name: submission(assignment, cells) for name, cells in blind.items()
+              if name not in superseded}
+    scores = autograde(assignment, honest)
+    for name, score in scores.items():
+        assert isinstance(score, tuple) and score[0] == score[1] > 0, f"{name}: {score}"

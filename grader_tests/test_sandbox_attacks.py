@@ -1,0 +1,357 @@
+"""Attacks on the grading sandbox, graded as root the way CI and course servers grade.
+
+Every attacker is the instructor's solution plus an attack appended to its last answer cell
+(so the honest score is full marks), graded in one batch through ``batch.grade`` with two
+honest classmates. An attack records what it achieved in ``attack.json`` in its folder (the
+grader brings back what a kernel wrote there); the tests check that record, the host, and
+that no attacker exports more than its honest score and no classmate's score moves.
+Submissions holding links, devices or fifos are refused before anything is copied.
+"""
+import hashlib
+import json
+import os
+import shutil
+import socket
+import threading
+from pathlib import Path
+
+import nbformat
+import psutil
+import pytest
+
+from course.grading import batch, sandbox_kernel, sandbox_provisioner
+from course.grading.course_dir import ROOT, nbgrader
+from course.grading.gradebook_csv import export_row
+from harness import score_in_process, scratch_course, submission
+from implementations.a1_packing import WRONG
+from test_hostile_class import A1, FULL, NAME, _with
+
+pytestmark = [
+    pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap (bwrap)"),
+    pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)"),
+]
+
+RECORD = '''
+import json as _json
+def _attack(R):
+{body}
+_R = {{}}
+try:
+    _attack(_R)
+except BaseException as _error:
+    _R["crashed"] = repr(_error)
+_json.dump(_R, open("attack.json", "w"))
+'''
+
+ESCAPE = '''
+    import ctypes, os, subprocess
+    libc = ctypes.CDLL(None, use_errno=True)
+    R["umount2"] = libc.umount2(b"{course}", 2)
+    R["remount_rw"] = libc.mount(None, b"/", None, 32, None)
+    R["mount_tmpfs"] = libc.mount(b"x", b"/tmp", b"tmpfs", 0, None)
+    run = lambda *cmd: subprocess.run(cmd, capture_output=True).returncode
+    R["umount_cmd"] = run("umount", "-l", "{course}")
+    R["remount_cmd"] = run("mount", "-o", "remount,rw", "/")
+    R["unshare_cmd"] = run("unshare", "-Urm", "true")
+    R["setuid0"] = libc.setuid(0)
+    R["course_root_holds"] = sorted(os.listdir("{course}"))
+    R["read"], R["wrote"] = [], []
+    for path in ("{course}/source/{a}/{nb}", "{course}/gradebook.db", "{course}/nbgrader_config.py",
+                 "{repo}/nbgrader_config.py", "{repo}/source/{a}/{nb}", "/proc/1/root{course}/gradebook.db",
+                 "/proc/1/cwd/../../../gradebook.db", "/root/.bashrc", "{course}/submitted/reference/{a}/{nb}"):
+        try:
+            open(path, "rb").read(1)
+            R["read"].append(path)
+        except OSError:
+            pass
+    for path in ("{course}/nbgrader_config.py", "{repo}/nbgrader_config.py", "{course}/HACKED",
+                 "{course}/autograded/reference/{a}/{nb}", "{repo}/course/__init__.py",
+                 "/tmp/../{course}/HACKED", "/dev/HACKED", "/root/HACKED"):
+        try:
+            with open(path, "a") as handle:
+                handle.write("\\nopen('/tmp/pwned-by-a-student', 'w')\\n")
+            R["wrote"].append(path)
+        except OSError:
+            pass
+    R["caps"] = [l for l in open("/proc/self/status") if l.startswith("CapEff")][0].split()[1]
+    R["uid"] = os.getuid()
+'''
+
+FORK_BOMB = '''
+    import subprocess, sys
+    bomb = ("import os, time\\nn = 0\\ntry:\\n    while n < 5000:\\n        if os.fork() == 0:\\n"
+            "            time.sleep(4)\\n            os._exit(0)\\n        n += 1\\nexcept OSError:\\n"
+            "    pass\\nopen('forks.txt', 'w').write(str(n))\\n")
+    subprocess.run([sys.executable, "-c", bomb], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+    R["forks"] = int(open("forks.txt").read())
+    import time
+    time.sleep(5)  # the bomb's children end before the notebook goes on
+'''
+
+FILL = '''
+    import os
+    block = b"x" * (1 << 20)
+    for name, folder in (("tmp", "/tmp"), ("shm", "/dev/shm"), ("folder", ".")):
+        written = 0
+        try:
+            for i in range(4096):
+                with open(os.path.join(folder, f"fill-{{i}}"), "wb") as handle:
+                    for _ in range(16):
+                        handle.write(block)
+                        written += len(block)
+        except OSError as error:
+            R[name + "_error"] = error.errno
+        R[name] = written
+        for i in range(4096 if name != "folder" else 1):  # the folder keeps most of its fill
+            try:
+                os.remove(os.path.join(folder, f"fill-{{i}}"))
+            except OSError:
+                break
+    try:
+        hog = bytearray(4 * 1024 ** 3)
+        R["memory"] = len(hog)
+    except MemoryError:
+        R["memory"] = 0
+'''
+
+NETWORK = '''
+    import socket
+    try:
+        socket.create_connection(("127.0.0.1", {port}), timeout=3).close()
+        R["connected"] = True
+    except OSError as error:
+        R["connected"] = error.errno
+    bound = []
+    for _ in range(3000):
+        s = socket.socket()
+        try:
+            s.bind(("127.0.0.1", 0))
+            s.listen()
+            bound.append(s)
+        except OSError:
+            break
+    R["bound"] = len(bound)
+    R["interfaces"] = sorted(name for _, name in socket.if_nameindex())
+'''
+
+SPY = '''
+    import glob, socket
+    import ipykernel.connect
+    mine = ipykernel.connect.get_connection_file().rsplit("/", 1)[0] + "/"
+    R["reached"], R["seen"] = [], []
+    for transport, address in {victims!r}:  # the live kernel's shell, iopub and control sockets
+        if transport == "tcp":
+            s = socket.socket()
+            address = tuple(address)
+        else:
+            s = socket.socket(socket.AF_UNIX)
+        try:
+            s.settimeout(3)
+            s.connect(address)
+            R["reached"].append(address)
+        except OSError:
+            pass
+        finally:
+            s.close()
+    for path in glob.glob("{base}/*/kernel-*") + glob.glob("/tmp/*/kernel-*"):
+        if not path.startswith(mine) and path + "/" != mine:
+            R["seen"].append(path)
+    R["keys"] = [p for p in glob.glob("{base}/*/kernel.json") if not p.startswith(mine)]
+'''
+
+HONEST = ("reference", "partly-wrong")
+ATTACKS = {"escape": ESCAPE, "fork-bomb": FORK_BOMB, "fills-disk-and-memory": FILL,
+           "network": NETWORK, "spy": SPY}
+
+
+def _attack(code: str, **fill) -> str:
+    body = code.format(**fill)
+    return RECORD.format(body=body)
+
+
+def _victim_kernel(tmp_path):
+    """A live sandboxed kernel of the grader's, whose sockets the spy goes after."""
+    from jupyter_client.manager import start_new_kernel
+
+    os.environ["JUPYTER_PATH"] = sandbox_kernel.KERNELSPEC_PATH
+    return start_new_kernel(kernel_name="course-sandbox", cwd=str(tmp_path), startup_timeout=60)
+
+
+def _listener():
+    """A TCP port on 127.0.0.1 in the grader's own network, counting who connects."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    accepted = []
+
+    def accept():
+        while True:
+            try:
+                accepted.append(server.accept())
+            except OSError:
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    return server, accepted
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _links(root: Path) -> dict[str, callable]:
+    """Submissions that hold links and special files, or too many files (each also holds the
+    reference notebook)."""
+    course_nb = root / "source" / A1 / NAME
+    classmate = root / "submitted" / "reference" / A1 / NAME
+    return {
+        "link-to-source": lambda f: os.symlink(course_nb, f / "notes.ipynb"),
+        "link-to-gradebook": lambda f: os.symlink(root / "gradebook.db", f / "data.db"),
+        "link-to-classmate": lambda f: os.symlink(classmate, f / "copy.txt"),
+        "notebook-is-a-link": lambda f: (os.remove(f / NAME), os.symlink(classmate, f / NAME)),
+        "link-to-dev-zero": lambda f: os.symlink("/dev/zero", f / "big.bin"),
+        "linked-folder": lambda f: os.symlink(root / "source", f / "data"),
+        "fifo": lambda f: os.mkfifo(f / "pipe"),
+        "hard-link-to-source": lambda f: os.link(course_nb, f / "hidden.ipynb"),
+        "too-many-files": lambda f: [(f / f"{i}.txt").write_text("x") for i in range(200)],
+    }
+
+
+@pytest.fixture(scope="module")
+def attacked(tmp_path_factory):
+    root = scratch_course([A1])
+    victim_km, victim_kc = _victim_kernel(tmp_path_factory.mktemp("victim"))
+    server, accepted = _listener()
+    ports = (victim_km.shell_port, victim_km.iopub_port, victim_km.control_port)
+    victims = [("ipc", f"{victim_km.ip}-{port}") if victim_km.transport == "ipc"
+               else ("tcp", (victim_km.ip, port)) for port in ports]
+    fill = dict(repo=ROOT, course=root, a=A1, nb=NAME, port=server.getsockname()[1],
+                victims=victims, base=sandbox_provisioner.runtime_base())
+    students = {"reference": submission(A1), "partly-wrong": submission(A1, WRONG["always-splits"][1])}
+    students.update({name: _with({"understanding": _attack(code, **fill)})
+                     for name, code in ATTACKS.items()})
+    for student, nb in students.items():
+        (root / "submitted" / student / A1).mkdir(parents=True)
+        nbformat.write(nb, root / "submitted" / student / A1 / NAME)
+    for student, make in _links(root).items():
+        folder = root / "submitted" / student / A1
+        folder.mkdir(parents=True)
+        nbformat.write(submission(A1), folder / NAME)
+        make(folder)
+    config = {p: _digest(p) for p in (root / "nbgrader_config.py", ROOT / "nbgrader_config.py")}
+    os.environ["COURSE_CELL_TIMEOUT"] = "20"
+    try:
+        outcomes = batch.grade(A1, root, jobs=2, budget=200, progress=lambda *a, **k: None)
+    finally:
+        os.environ.pop("COURSE_CELL_TIMEOUT")
+        victim_alive = victim_km.is_alive()
+        victim_kc.stop_channels()
+        victim_km.shutdown_kernel(now=True)
+        server.close()
+    return dict(root=root, outcomes={o.student_id: o for o in outcomes}, config=config,
+                accepted=accepted, victim_alive=victim_alive, victims=victims)
+
+
+def _record(attacked, student) -> dict:
+    path = attacked["root"] / "autograded" / student / A1 / "attack.json"
+    assert path.is_file(), f"{student}: the attack left no record ({attacked['outcomes'][student]})"
+    record = json.loads(path.read_text())
+    assert "crashed" not in record, record
+    return record
+
+
+def test_classmates_keep_their_honest_scores(attacked):
+    outcomes = attacked["outcomes"]
+    assert (outcomes["reference"].status, outcomes["reference"].score) == ("graded", FULL)
+    honest = score_in_process(A1, WRONG["always-splits"][1]).total
+    assert (outcomes["partly-wrong"].status, outcomes["partly-wrong"].score) == ("graded", honest)
+
+
+@pytest.mark.parametrize("student", list(ATTACKS))
+def test_an_attacker_exports_no_more_than_its_honest_score(attacked, student):
+    outcome = attacked["outcomes"][student]
+    assert outcome.status in ("graded", "needs review"), outcome
+    exported = export_row(outcome)["score"]
+    assert exported == "" or float(exported) <= FULL
+
+
+def test_no_mount_umount_remount_or_privilege(attacked):
+    record = _record(attacked, "escape")
+    for call in ("umount2", "remount_rw", "mount_tmpfs", "setuid0"):
+        assert record[call] == -1, (call, record)
+    for command in ("umount_cmd", "remount_cmd", "unshare_cmd"):
+        assert record[command] != 0, (command, record)
+    assert record["caps"] == "0000000000000000" and record["uid"] == 65534
+
+
+def test_sources_gradebook_config_and_classmates_are_out_of_reach(attacked):
+    record = _record(attacked, "escape")
+    assert record["read"] == [], record["read"]
+    assert set(record["course_root_holds"]) <= {"autograded"}, record["course_root_holds"]
+
+
+def test_nothing_outside_its_folder_is_written(attacked):
+    record, root = _record(attacked, "escape"), attacked["root"]
+    assert record["wrote"] == [], record["wrote"]
+    assert {p: _digest(p) for p in attacked["config"]} == attacked["config"]
+    assert not (root / "HACKED").exists() and not Path("/tmp/pwned-by-a-student").exists()
+    assert (root / "autograded" / "reference" / A1 / NAME).read_text().count("pwned") == 0
+
+
+def test_a_fork_bomb_is_bounded_and_dies_with_its_kernel(attacked):
+    record = _record(attacked, "fork-bomb")
+    assert 0 < record["forks"] < sandbox_kernel.PROCESSES, record
+    left = [p.info for p in psutil.process_iter(["uids", "cmdline"])
+            if p.info["uids"] and p.info["uids"].real >= sandbox_kernel.OUTSIDE_BASE]
+    assert left == [], left
+
+
+def test_filling_tmp_shm_and_the_folder_is_bounded(attacked):
+    record = _record(attacked, "fills-disk-and-memory")
+    assert 0 < record["tmp"] <= sandbox_kernel.TMP_BYTES
+    assert 0 < record["shm"] <= sandbox_kernel.TMP_BYTES
+    assert 0 < record["folder"] <= sandbox_kernel.WORKSPACE_BYTES
+    assert record["memory"] == 0
+    kept = sum(p.stat().st_size for p in
+               (attacked["root"] / "autograded" / "fills-disk-and-memory" / A1).rglob("*"))
+    assert kept <= sandbox_provisioner.BRING_BACK_BYTES + 1024 ** 2
+
+
+def test_the_network_is_its_own_loopback_only(attacked):
+    record = _record(attacked, "network")
+    assert record["connected"] is not True and attacked["accepted"] == []
+    assert record["bound"] > 1000  # binding its own loopback's ports costs nobody anything
+    assert record["interfaces"] == ["lo"]
+
+
+def test_another_kernels_sockets_are_out_of_reach(attacked):
+    record = _record(attacked, "spy")
+    assert record["reached"] == [] and record["seen"] == [] and record["keys"] == [], record
+    assert attacked["victim_alive"]
+
+
+@pytest.mark.parametrize("student, named", [
+    ("link-to-source", "notes.ipynb is a symbolic link"),
+    ("link-to-gradebook", "data.db is a symbolic link"),
+    ("link-to-classmate", "copy.txt is a symbolic link"),
+    ("notebook-is-a-link", f"{NAME} is a symbolic link"),
+    ("link-to-dev-zero", "big.bin is a symbolic link"),
+    ("linked-folder", "data is a symbolic link"),
+    ("fifo", "pipe is a device, fifo or socket"),
+    ("hard-link-to-source", "hidden.ipynb is a hard link"),
+    ("too-many-files", "holds 201 files"),
+])
+def test_links_and_special_files_are_refused_before_copying(attacked, student, named):
+    outcome = attacked["outcomes"][student]
+    assert outcome.status == "not graded" and named in outcome.reason, outcome
+    assert not (attacked["root"] / "autograded" / student).exists()
+
+
+def test_plain_nbgrader_with_the_course_config_refuses_links_too(attacked):
+    root = attacked["root"]
+    for student in ("link-to-dev-zero", "notebook-is-a-link"):
+        result = nbgrader("autograde", A1, f"--student={student}", "--create", "--force",
+                          root=root, check=False, timeout=300)
+        assert "is a symbolic link" in result.stdout + result.stderr
+        assert not (root / "autograded" / student / A1 / "big.bin").exists()
+        assert not (root / "autograded" / student / A1 / NAME).exists()

@@ -1,0 +1,42 @@
+"""What a TA sees: `python -m course grade` prints progress, the grade table and where the
+results are; what libraries say (SQLAlchemy, kernels, nbgrader) goes to the run log."""
+import re
+import shutil
+import sys
+
+import nbformat
+
+from course.grading.course_dir import tool_env
+from course.grading.logs import run_log
+from harness import release_path, run, scratch_course, submission
+
+A1 = "01-packing-by-hand"
+PROGRESS = re.compile(r"^\[(\d+)/(\d+) done, (\d+) left, \d+ s\] (\S+): ")
+NOISE = re.compile(r"warning|SAWarning|IPKernelApp|Traceback|\[(Autograde|GenerateFeedback)\]",
+                   re.IGNORECASE)
+
+
+def test_grade_command_prints_progress_and_results_not_library_noise(tmp_path):
+    root = scratch_course([A1])
+    try:
+        for student, nb in {"ann": submission(A1),
+                            "bob": nbformat.read(release_path(A1), as_version=4)}.items():
+            folder = root / "submitted" / student / A1
+            folder.mkdir(parents=True)
+            nbformat.write(nb, folder / release_path(A1).name)
+        result = run([sys.executable, "-m", "course", "grade", A1, "--jobs", "2",
+                      "--course", str(root)], cwd=tmp_path, env=tool_env(), timeout=600)
+        shown = result.stdout + result.stderr
+        assert result.returncode == 0, shown
+        assert result.stderr == "", f"the TA's terminal got library output:\n{result.stderr}"
+        noise = [line for line in shown.splitlines() if NOISE.search(line)]
+        assert not noise, f"noise on the TA's terminal: {noise[:5]}"
+        progress = [PROGRESS.match(line) for line in shown.splitlines() if PROGRESS.match(line)]
+        assert [(m[1], m[2], m[3]) for m in progress] == [("1", "2", "1"), ("2", "2", "0")]
+        assert {m[4] for m in progress} == {"ann", "bob"}
+        assert "ann" in shown and "40/40" in shown and "2 graded" in shown, shown
+        assert f"logs/{A1}.log" in shown
+        log = run_log(root, A1)
+        assert "GenerateFeedback" in log.read_text(), "the run log did not get nbgrader's output"
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
