@@ -4,6 +4,9 @@
     python -m course demo                    the demo grading cycle
     python -m course grade A [--jobs N]      autograde a whole class in parallel, feedback, CSVs
     python -m course report A [--roster F]   the instructor's page of A and the Canvas CSV
+    python -m course export A                feedback and CSVs again, for every student the
+                                             gradebook knows (after manual grading, or when
+                                             several TAs share one gradebook)
 """
 import argparse
 import sys
@@ -11,7 +14,7 @@ from pathlib import Path
 
 from course.grading import demo, releases, sandbox_kernel
 from course.grading.course_dir import ROOT
-from course.grading.cycle import run_cycle
+from course.grading.cycle import export_class, run_cycle
 from course.grading.gradebook_csv import table
 from course.grading.class_report import report_assignment
 
@@ -37,6 +40,17 @@ def grade(args) -> int:
           f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
           f"log: {cycle.log.relative_to(root)}")
     return report(args) or (1 if cycle.problems else 0)
+
+
+def export_again(args) -> int:
+    root = args.course.resolve()
+    grades_csv, tasks_csv, log, problems = export_class(root, args.assignment)
+    for problem in problems:
+        print("problem:", problem)
+    rows = sum(1 for _ in grades_csv.open()) - 1
+    print(f"grades of {rows} students: {grades_csv.relative_to(root)}; per task: "
+          f"{tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/")
+    return 1 if problems else 0
 
 
 def report(args) -> int:
@@ -85,6 +99,11 @@ def main(argv=None) -> int:
         "report", help="the instructor's page of a graded assignment, and the Canvas CSV")
     reporting.add_argument("assignment")
     _report_options(reporting)
+    exporting = commands.add_parser(
+        "export", help="feedback and CSVs again, for every student the gradebook knows")
+    exporting.add_argument("assignment")
+    exporting.add_argument("--course", type=Path, default=ROOT,
+                           help="the course folder (default: this checkout)")
     args = parser.parse_args(argv)
     if args.command == "release":
         for assignment in releases.regenerate():
@@ -93,6 +112,8 @@ def main(argv=None) -> int:
         return grade(args)
     elif args.command == "report":
         return report(args)
+    elif args.command == "export":
+        return export_again(args)
     elif args.command == "demo":
         outcomes = demo.run()
         expected = {"reference": "graded", "blank": "graded", "partly-done": "graded",

@@ -17,11 +17,12 @@ import time
 from pathlib import Path
 
 from . import attempts
-from .intake import submitted_students, unreadable
+from .intake import course_id, db_url, submitted_students, unreadable
 from .course_dir import ROOT, tool_env
 from .logs import run_log, student_log
 from .gradebook_csv import Outcome
 from .sandbox_kernel import build_font_cache
+from .shared_gradebook import prepare
 from .tamper import Finding, new_python_files, scan_submission
 
 RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
@@ -166,6 +167,7 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
     """Autograde every submitted student of ``assignment`` with ``jobs`` workers."""
     students = list(students or submitted_students(root, assignment))
     build_font_cache()
+    prepare(db_url(root), course_id(root))  # before the workers, who would race to create it
     ctx = mp.get_context("spawn")
     tasks, results = ctx.Queue(), ctx.Queue()
     for student in students:

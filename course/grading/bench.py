@@ -7,6 +7,7 @@
 * token-chunker throughput (the instructor's ``chunk_by_tokens``);
 * a class of ``--students`` solved submissions graded by plain ``nbgrader autograde`` and by
   ``python -m course grade --jobs N`` (the same course settings, separate scratch copies);
+* one grader against two at once on one PostgreSQL gradebook (``bench_graders.py``);
 * kernel start: seconds from start to a kernel that answers, plain ``python3`` and the
   ``course-sandbox`` kernel (median of a few starts, in a scratch submission folder);
 * stalls: ``--stall-runs`` autogrades of a notebook that displays ipywidgets (``interact``
@@ -25,7 +26,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from . import batch
+from . import batch, bench_graders
 from .course_dir import ROOT, assignments, nbgrader, notebooks
 from .student_venv import fresh_venv, release_copy, run_notebooks
 from .student_wheel import build
@@ -214,6 +215,7 @@ def main(argv=None) -> None:
     print(f"autograde, {args.students} submissions of {A1}: plain nbgrader {plain:.2f} s each; "
           f"python -m course grade --jobs {args.jobs} {parallel:.2f} s each; "
           f"{plain / parallel:.2f}x faster", flush=True)
+    print(bench_graders.report(8), flush=True)
     print(f"similarity check, {args.students} submissions of {A1}: "
           f"{similarity_seconds(args.students):.1f} s", flush=True)
     stalled, graded = stalls(args.stall_runs, args.jobs)

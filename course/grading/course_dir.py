@@ -36,3 +36,18 @@ def nbgrader(*args: str, root: Path = ROOT, check: bool = True,
     """Run ``nbgrader ARGS`` in the course folder ``root``; output is captured."""
     return subprocess.run([str(BIN / "nbgrader"), *args], cwd=root, env=tool_env(),
                           capture_output=True, text=True, check=check, timeout=timeout)
+
+
+def course_copy(target: Path, only: list[str], root: Path = ROOT) -> Path:
+    """Another copy of the course at ``target``, as a TA's own clone would be: config, the
+    ``course`` package, and the sources and releases of the assignments in ``only``.
+    ``python -m course`` run inside it grades that copy."""
+    import shutil
+
+    target.mkdir(parents=True)
+    shutil.copy(root / "nbgrader_config.py", target)
+    shutil.copytree(root / "course", target / "course", ignore=shutil.ignore_patterns("__pycache__"))
+    for assignment in only:
+        for folder in ("source", "release"):
+            shutil.copytree(root / folder / assignment, target / folder / assignment)
+    return target

@@ -6,11 +6,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .batch import grade
+from .class_record import record, recorded
 from .course_dir import nbgrader
 from .exports import export
 from .gradebook_csv import Outcome
-from .intake import db_url
+from .intake import course_id, db_url
 from .logs import run_log
+from .shared_gradebook import prepare
 
 
 @dataclass
@@ -29,11 +31,23 @@ def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | 
     """Grade ``assignment`` in the course at ``root``; library output goes to its run log."""
     outcomes = grade(assignment, root, jobs=jobs, students=students, budget=budget,
                      progress=progress)
+    record(db_url(root), outcomes)
+    grades_csv, tasks_csv, log, problems = export_class(root, assignment)
+    return Cycle(outcomes, grades_csv, tasks_csv, log, problems)
+
+
+def export_class(root: Path, assignment: str) -> tuple[Path, Path, Path, list[str]]:
+    """Feedback for the students graded in this copy of the course; the CSVs of every student
+    the gradebook has an outcome for (graded in any copy sharing it). Returns the two CSVs,
+    the run log and the problems a TA must hear about."""
+    url = db_url(root)
+    prepare(url, course_id(root))
     log = run_log(root, assignment)
+    log.parent.mkdir(parents=True, exist_ok=True)
     feedback = nbgrader("generate_feedback", assignment, "--force", root=root, check=False)
     with log.open("a") as handle:
         handle.write(feedback.stdout + feedback.stderr)
     problems = [] if feedback.returncode == 0 else [
         f"nbgrader generate_feedback failed (exit {feedback.returncode}): see {log}"]
-    grades_csv, tasks_csv = export(root, assignment, outcomes, db_url(root))
-    return Cycle(outcomes, grades_csv, tasks_csv, log, problems)
+    grades_csv, tasks_csv = export(root, assignment, recorded(url, assignment), url)
+    return grades_csv, tasks_csv, log, problems

@@ -64,10 +64,18 @@ def unreadable(folder: Path) -> str | None:
 
 def db_url(root: Path) -> str:
     """The gradebook URL that ``root/nbgrader_config.py`` configures."""
+    return _course_config(root).db_url
+
+
+def course_id(root: Path) -> str:
+    """The course id that ``root/nbgrader_config.py`` configures."""
+    return _course_config(root).course_id
+
+
+def _course_config(root: Path):
     from traitlets.config import PyFileConfigLoader
 
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
-    return config.CourseDirectory.db_url
+    return PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config().CourseDirectory
 
 
 def refuse_links_in_nbgrader() -> None:

@@ -1,0 +1,29 @@
+"""The class's outcomes kept in the gradebook (SQLite here; PostgreSQL in
+test_postgres_gradebook.py): a later run replaces a student's outcome, and scores are read
+back from nbgrader's tables, so a grade entered by hand counts."""
+from nbgrader.api import Gradebook
+
+from course.grading.class_record import record, recorded
+from course.grading.gradebook_csv import Outcome
+from course.grading.shared_gradebook import prepare
+
+
+def test_later_outcomes_replace_earlier_ones_and_scores_come_from_the_gradebook(tmp_path):
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    prepare(url, "tearing-the-book")
+    with Gradebook(url) as gb:
+        gb.add_assignment("a")
+        gb.add_notebook("nb", "a")
+        gb.add_grade_cell("verdict", "nb", "a", max_score=10, cell_type="markdown")
+        for student in ("ann", "bob"):
+            gb.add_student(student)
+        gb.add_submission("a", "ann")
+    record(url, [Outcome("bob", "a", "not graded", None, None, "the kernel died"),
+                 Outcome("ann", "a", "needs review", 0.0, 10.0, "sys.modules in cell 3")])
+    record(url, [Outcome("ann", "a", "graded", 0.0, 10.0)])
+    with Gradebook(url) as gb:
+        gb.find_grade("verdict", "nb", "a", "ann").manual_score = 7.0
+        gb.db.commit()
+    assert recorded(url, "a") == [Outcome("ann", "a", "graded", 7.0, 10.0, ""),
+                                  Outcome("bob", "a", "not graded", None, None, "the kernel died")]
+    assert recorded(url, "another assignment") == []
