@@ -7,7 +7,6 @@ once, and a verdict graded by hand (as formgrader stores it) survives an autogra
 import csv
 import importlib.util
 import multiprocessing as mp
-import os
 import shutil
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from course.grading import demo
 from course.grading.course_dir import ROOT, course_copy, nbgrader, notebooks
 from course.grading.scratch_postgres import HOW_TO_GET_ONE, scratch_server, server_bin
 from course.grading.submissions import reference_submission
+from tools import bwrap_found, require, under_ci
 
 A1, A5 = "01-packing-by-hand", "05-own-docs-verdict"
 COURSE_ID = "tearing-the-book"
@@ -30,11 +30,15 @@ SOLVED = {"s1", "s3", "s5", "s7"}          # the others hand in the release unto
 _missing = (HOW_TO_GET_ONE if server_bin() is None else
             "psycopg is not installed (make install adds the postgres extra)"
             if importlib.util.find_spec("psycopg") is None else None)
-if _missing and os.environ.get("CI") == "true":
+if _missing and under_ci():
     pytest.fail(f"CI must test the shared PostgreSQL gradebook: {_missing}", pytrace=False)
 if _missing:
     pytest.skip(_missing, allow_module_level=True)
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap (bwrap)")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _sandbox():
+    require("bwrap", bwrap_found(), "the graders grade in the sandbox")
 
 
 @pytest.fixture(scope="session")

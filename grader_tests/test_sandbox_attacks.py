@@ -10,7 +10,6 @@ Submissions holding links, devices or fifos are refused before anything is copie
 import hashlib
 import json
 import os
-import shutil
 import socket
 import threading
 from pathlib import Path
@@ -25,11 +24,14 @@ from course.grading.gradebook_csv import export_row
 from harness import score_in_process, scratch_course, submission
 from implementations.a1_packing import WRONG
 from test_hostile_class import A1, FULL, NAME, _with
+from tools import bwrap_found, require
 
-pytestmark = [
-    pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap (bwrap)"),
-    pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)"),
-]
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _sandbox():
+    require("bwrap", bwrap_found(), "the attacks are graded in the sandbox")
 
 RECORD = '''
 import json as _json
