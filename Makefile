@@ -10,11 +10,14 @@ A    ?= 01-packing-by-hand
 JOBS ?= 2
 
 # Set up once (re-run when pyproject.toml or constraints.txt change).
+# pip's chatter goes to .venv/install.log; it is shown only when the install fails.
 $(VENV)/.installed: pyproject.toml constraints.txt
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[test,postgres]'
-	touch $@
+	@echo "installing the course into $(VENV)/ (log: $(VENV)/install.log) …"
+	@test -x $(PY) || python3 -m venv $(VENV)
+	@( $(PY) -m pip install --upgrade pip && \
+	   $(PY) -m pip install -c constraints.txt -e '.[test,postgres]' ) > $(VENV)/install.log 2>&1 \
+	   || { tail -n 40 $(VENV)/install.log; exit 1; }
+	@touch $@
 
 install: $(VENV)/.installed
 
