@@ -2,7 +2,6 @@
 correct answers; a few go through the real autograder; the window explorer works."""
 import re
 import shutil
-import statistics
 import time
 
 import pytest
@@ -164,17 +163,15 @@ def test_explorer_survives_bad_student_functions():
     assert "ValueError" in box.summary.value and "never end" in box.summary.value
 
 
-def test_explorer_redraw_is_fast():
+def test_explorer_redraws_at_every_slider_value():
+    """Every slider value redraws (how fast: `make bench`, never asserted here)."""
     from course.lessons.window_explorer import window_explorer
     f = _reference_functions()
     box = window_explorer(f["chunk_spans"], 1000, 200, 50)
-    times = []
-    for i, (name, value) in enumerate([("N", v) for v in range(500, 3000, 125)]
-                                      + [("C", v) for v in range(50, 450, 20)]
-                                      + [("O", v) for v in range(0, 40, 2)]):
-        started = time.perf_counter()
+    shown = set()
+    for name, value in ([("N", v) for v in range(500, 3000, 125)]
+                        + [("C", v) for v in range(50, 450, 20)]
+                        + [("O", v) for v in range(0, 40, 2)]):
         box.sliders[name].value = value
-        times.append(1000 * (time.perf_counter() - started))
-    median, worst = statistics.median(times), max(times)
-    print(f"window explorer redraw: median {median:.1f} ms, max {worst:.1f} ms over {len(times)}")
-    assert median < 100, times
+        shown.add(box.summary.value)
+    assert len(shown) > 40, "the summary did not follow the sliders"

@@ -203,7 +203,7 @@ def test_course_ships_no_a3_graded_function():
             assert f"def {name}(" not in text, f"{path} defines graded function {name}"
 
 
-def test_tearing_explorer_redraws_fast_with_the_students_chunkers(reference):
+def test_tearing_explorer_redraws_with_the_students_chunkers(reference):
     from course.lessons.tearing_explorer import tearing_explorer
     r = reference
     box = tearing_explorer(r["chunk_fixed"], r["chunk_recursive"], r["chunk_structured"], POLICY, 180, 40,
@@ -219,14 +219,9 @@ def test_tearing_explorer_redraws_fast_with_the_students_chunkers(reference):
     overlap_summary = box.summary.value
     box.overlap_slider.value = 100
     assert box.summary.value != overlap_summary
-    timings = []
-    for size in range(60, 400, 20):
-        started = time.perf_counter()
+    for size in range(60, 400, 20):  # how fast: `make bench`, never asserted here
         box.slider.value = size
-        timings.append(1000 * (time.perf_counter() - started))
-    median = sorted(timings)[len(timings) // 2]
-    print(f"tearing explorer redraw: median {median:.0f} ms, max {max(timings):.0f} ms")
-    assert median < 100
+        assert f"class='size'>{size}<" in box.summary.value, "the summary did not follow"
 
 
 def test_tearing_explorer_shows_a_broken_chunker_instead_of_failing(reference):

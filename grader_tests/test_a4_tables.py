@@ -209,16 +209,12 @@ def test_one_step_that_keeps_the_group_count_still_changes_a_number(reference):
     assert "whole data rows per chunk: 11 · 11 · 11 · 3" in box.summary.value
 
 
-def test_explorer_redraws_quickly(reference):
+def test_explorer_redraws_at_every_slider_value(reference):
+    """Every value redraws without error (how fast: `make bench`, never asserted here)."""
     box = table_explorer(reference["chunk_table"], HOTEL_TABLE, HOTEL_ROWS, 10)
-    times = []
     for value in list(range(1, 41)) + [10]:
-        started = time.perf_counter()
         box.slider.value = value
-        times.append(time.perf_counter() - started)
-    median = sorted(times)[len(times) // 2]
-    print(f"\ntable explorer redraw: median {1000 * median:.0f} ms, max {1000 * max(times):.0f} ms")
-    assert median < 0.1
+        assert "chunk-count" in box.summary.value and "Error" not in box.summary.value, value
 
 
 def test_explorer_shows_a_torn_table_in_red(reference):

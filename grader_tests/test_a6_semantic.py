@@ -4,6 +4,7 @@ The long lists run the notebook's own tests (hidden ones included) in process; a
 representative set goes through the real ``nbgrader autograde``. Also: the explorer redraws
 with the student's functions in well under 100 ms, and ``course`` ships none of them.
 """
+import re
 import time
 from pathlib import Path
 
@@ -120,18 +121,17 @@ def _explorer(ref, **kwargs):
         structured=ref["split_at_headings"], answerable=ref["answerable"], **kwargs)
 
 
-def test_explorer_redraws_curve_and_cuts_fast(reference):
+def test_explorer_redraws_curve_and_cuts(reference):
     box = _explorer(reference)
     summary, image = box.summary.value, bytes(box.image.value)
     assert image.startswith(b"\x89PNG")
     assert "<b class='chunk-count'>4</b>" in summary and "<b class='hits'>5</b> of 5" in summary
     assert "<b class='calls'>14</b>" in summary, "10 sentences + 4 chunks embedded"
-    timings = []
-    for value in (0.15, 0.2, 0.3, 0.05, 0.12):
-        started = time.perf_counter()
+    counts = set()
+    for value in (0.15, 0.2, 0.3, 0.05, 0.12):  # how fast: `make bench`, never asserted here
         box.slider.value = value
-        timings.append(time.perf_counter() - started)
-    assert sorted(timings)[len(timings) // 2] < 0.1, f"median redraw {timings}"
+        counts.add(re.search(r"class='chunk-count'>(\d+)<", box.summary.value)[1])
+    assert len(counts) > 1, "the chunk count did not follow the threshold"
     box.slider.value = 0.15
     assert "<b class='hits'>4</b> of 5" in box.summary.value, "the VPN answer tears at 0.15"
     assert box.summary.value != summary and bytes(box.image.value) != image
