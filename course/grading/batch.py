@@ -20,7 +20,7 @@ from . import attempts
 from .intake import course_id, db_url, submitted_students, unreadable
 from .course_dir import ROOT, tool_env
 from .logs import run_log, student_log
-from .gradebook_csv import Outcome
+from .gradebook_csv import Outcome, shorten
 from .sandbox_kernel import build_font_cache
 from .shared_gradebook import prepare
 from .tamper import Finding, new_python_files, scan_submission
@@ -227,6 +227,6 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
 def _report(progress, done: int, total: int, outcome: Outcome, started: float) -> None:
     """One progress line per finished student: how many are done and left, time so far."""
     score = "" if outcome.score is None else f" {outcome.score:g}/{outcome.max_score:g}"
-    why = f" — {outcome.reason}" if outcome.reason else ""
+    why = f" — {shorten(outcome.reason, 110)}" if outcome.reason else ""
     progress(f"[{done}/{total} done, {total - done} left, {time.perf_counter() - started:.0f} s] "
              f"{outcome.student_id}: {outcome.status}{score}{why}", flush=True)

@@ -42,12 +42,17 @@ def export_row(outcome: Outcome) -> dict[str, str]:
     return row
 
 
+def shorten(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters for the terminal (the CSVs keep it whole)."""
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 def table(outcomes: list[Outcome], note_width: int = 100) -> str:
     """A plain-text grade table for the terminal (long notes cut; the CSVs keep them whole)."""
     rows = [("student", "assignment", "status", "score", "note")]
     for o in outcomes:
         score = "—" if o.score is None else f"{o.score:g}/{o.max_score:g}"
-        note = o.reason if len(o.reason) <= note_width else o.reason[:note_width - 1] + "…"
+        note = shorten(o.reason, note_width)
         rows.append((o.student_id, o.assignment, o.status, score, note))
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = []
