@@ -43,8 +43,9 @@ def record(root: Path, assignment: str, student: str, attempt: int, started: flo
 
 
 def attempts(root: Path, assignment: str, student: str) -> list[Attempt]:
-    """The attempts of the latest grading of ``student`` (none when the log is missing); the
-    log itself keeps every run's."""
+    """The attempts of the latest grading of ``student`` (none when the log is missing). The
+    grader starts the log afresh for each grading; a log holding several is read from its
+    last first attempt."""
     path = student_log(root, assignment, student)
     found = []
     for line in path.read_text(errors="replace").splitlines() if path.is_file() else []:

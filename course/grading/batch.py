@@ -63,6 +63,9 @@ def _output_to(log: Path) -> None:
 
 def _grade(api, root: Path, assignment: str, student: str, config) -> Outcome:
     submitted = root / "submitted" / student / assignment
+    log = student_log(root, assignment, student)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text("")  # each grading starts the student's log afresh
     problem = unreadable(submitted)
     if problem:
         return Outcome(student, assignment, "not graded", None, None, problem)
@@ -89,22 +92,21 @@ def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcom
     from nbgrader.api import Gradebook, MissingEntry
 
     reason = ""
-    record = student_log(root, assignment, student)
-    record.parent.mkdir(parents=True, exist_ok=True)
-    record.write_text("")
+    student_record = student_log(root, assignment, student)
     for attempt in range(2):
         started = time.time()
         result = api.autograde(assignment, student, force=True, create=True)
         log = f"{result.get('log', '')}\n{result.get('error', '')}"
-        with record.open("a") as handle:
+        with student_record.open("a") as handle:
             handle.write(f"=== nbgrader autograde, attempt {attempt + 1} ===\n{log}\n")
         graded = root / "autograded" / student / assignment
-        ran = result.get("success") and any(graded.glob("*.ipynb"))
+        ran = bool(result.get("success")) and any(graded.glob("*.ipynb"))
+        timed_out = ran and _timed_out(graded)
         attempts.record(root, assignment, student, attempt, started,
                         ("autograded" if ran else _reason(log))
-                        + (", a cell hit its timeout" if ran and _timed_out(graded) else ""), log)
-        if result.get("success") and any(graded.glob("*.ipynb")):
-            if attempt == 0 and _timed_out(graded):
+                        + (", a cell hit its timeout" if timed_out else ""), log)
+        if ran:
+            if attempt == 0 and timed_out:
                 continue  # a rare stall looks like a timeout: a real endless loop times out again
             with Gradebook(config.CourseDirectory.db_url) as gb:
                 try:
