@@ -11,7 +11,7 @@ from pathlib import Path
 
 import nbformat
 
-from .submissions import grade_id
+from .submissions import grade_id, is_test_cell
 
 _CASE = re.compile(r"^case: (.*)$", re.M)
 _RULE = re.compile(r"^\s*the contract says: (.*)$", re.M)
@@ -29,11 +29,6 @@ class Failure:
     rule: str
     task: str
     problem: str = ""  # what went wrong, for course staff only (may quote a received value)
-
-
-def is_test_cell(cell) -> bool:
-    meta = cell.get("metadata", {}).get("nbgrader", {})
-    return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
 
 
 def task_headings(nb) -> dict[str, str]:

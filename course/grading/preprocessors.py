@@ -5,6 +5,8 @@ import secrets
 import nbformat
 from nbgrader.preprocessors import DeduplicateIds, NbGraderPreprocessor, OverwriteCells
 
+from .submissions import is_test_cell
+
 
 class StderrIsNotFailure(NbGraderPreprocessor):
     """Re-label stderr stream output as stdout in executed notebooks.
@@ -129,11 +131,6 @@ class TracebacksWithoutSource(NbGraderPreprocessor):
 _RECEIPTS: dict[str, str] = {}
 
 
-def _is_test_cell(cell) -> bool:
-    meta = cell.get("metadata", {}).get("nbgrader", {})
-    return cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution")
-
-
 class AddTestReceipts(NbGraderPreprocessor):
     """Append to every test cell a line that prints an unguessable receipt.
 
@@ -148,7 +145,7 @@ class AddTestReceipts(NbGraderPreprocessor):
         _RECEIPTS.clear()
         nonce = secrets.token_hex(16)
         for cell in nb.cells:
-            if _is_test_cell(cell):
+            if is_test_cell(cell):
                 receipt = f"course-receipt-{nonce}-{len(_RECEIPTS)}"
                 _RECEIPTS[cell.metadata.nbgrader["grade_id"]] = receipt
                 cell.source = f"{cell.source}\nprint({receipt!r})"
@@ -160,7 +157,7 @@ class CheckTestReceipts(NbGraderPreprocessor):
 
     def preprocess_cell(self, cell, resources, index):
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        receipt = _RECEIPTS.get(grade_id) if _is_test_cell(cell) else None
+        receipt = _RECEIPTS.get(grade_id) if is_test_cell(cell) else None
         if receipt is None:
             return cell, resources
         cell.source = cell.source.replace(f"\nprint({receipt!r})", "")

@@ -20,11 +20,11 @@ import nbformat
 from .attempts import attempts
 from .canvas import read_outcomes
 from .course_dir import notebooks
-from .failures import is_test_cell, student_failures, task_headings
+from .failures import student_failures, task_headings
 from .logs import student_log
 from .plots import histogram, points_bars
 from .similarity import similar_pairs
-from .submissions import grade_id
+from .submissions import grade_id, is_test_cell
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;padding:0 1em;
 color:#1d2733}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #d5dde6;

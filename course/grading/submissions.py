@@ -11,6 +11,12 @@ def grade_id(cell) -> str | None:
     return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
 
 
+def is_test_cell(cell) -> bool:
+    """A graded cell the student does not write in: the notebook's tests."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return cell.get("cell_type") == "code" and bool(meta.get("grade")) and not meta.get("solution")
+
+
 def is_answer(cell) -> bool:
     """A cell the student writes in (an autograded or manually graded answer)."""
     return bool(cell.get("metadata", {}).get("nbgrader", {}).get("solution"))
