@@ -90,6 +90,16 @@ def errors(nb) -> list[tuple[int, object, dict]]:
             for out in cell.outputs if out.output_type == "error"]
 
 
+# libzmq's own assertion when a kernel's IOPub thread races its exit over IPC sockets (seen once
+# in CI after every cell had run): the process is ending anyway and nothing a student sees changes.
+ZMQ_EXIT_RACE = re.compile(r"^Assertion failed: pfd\.revents & POLLIN \(src/signaler\.cpp:\d+\)\n?",
+                           re.MULTILINE)
+
+
+def without_zmq_exit_race(stderr: str) -> str:
+    return ZMQ_EXIT_RACE.sub("", stderr)
+
+
 def stderr_text(nb) -> str:
     return "".join(out.text for cell in nb.cells if cell.cell_type == "code"
                    for out in cell.outputs if out.output_type == "stream" and out.name == "stderr")
@@ -173,7 +183,7 @@ def test_the_kernels_import_the_wheel_not_the_checkout(ran, scratch):
                 assert Path(course_file).is_relative_to(venv / "lib"), course_file
                 assert Path(cwd) == scratch / variant / assignment
                 assert Path(python).parent == venv / "bin"
-    assert stderr == "", f"the kernels wrote to stderr:\n{stderr}"
+    assert without_zmq_exit_race(stderr) == "", f"the kernels wrote to stderr:\n{stderr}"
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
