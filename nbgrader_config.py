@@ -14,7 +14,7 @@ from course.grading.intake import refuse_links_in_nbgrader
 from course.grading.execute import GradingExecute
 from course.grading.feedback_summary import FeedbackSummary
 from course.grading.preprocessors import (
-    AddTestReceipts, CheckTestReceipts, ClearWidgetState, DeduplicateIdsCompletely,
+    ClearWidgetState, DeduplicateIdsCompletely,
     OverwriteCellsNamingTheCell, StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
 
 c = get_config()  # noqa: F821  (provided by traitlets when nbgrader loads this file)
@@ -41,17 +41,17 @@ c.GenerateAssignment.preprocessors = [
 # Autograding: a deleted grade cell is restored from the source rather than lost, and so is a
 # cell whose type was changed, in any nbformat 4 minor version and whatever its cell ids (a
 # cell that still cannot be restored is named); a warning on stderr does not zero a correct test
-# cell, and a test cell earns points only if it provably ran to its last line (receipts, see
-# course/grading/preprocessors.py).
+# cell. Test cells are judged in the grader's process, never in the student's kernel (see
+# course/grading/judge.py): the kernel only runs the student's functions on the tests' inputs.
 c.OverwriteCells.add_missing_cells = True
 # The student's decision card is their work, not a copy of the template to restore.
 c.Autograde.exclude_overwriting = {"05-own-docs-verdict": ["chunking_notes.md"]}
 c.Autograde.sanitize_preprocessors = [
     UpgradeCellIds, ClearOutput, DeduplicateIdsCompletely, OverwriteKernelspec,
-    OverwriteCellsNamingTheCell, UpgradeCellIds, CheckCellMetadata, AddTestReceipts,
+    OverwriteCellsNamingTheCell, UpgradeCellIds, CheckCellMetadata,
 ]
 c.Autograde.autograde_preprocessors = [
-    GradingExecute, CheckTestReceipts, IgnorePattern, ClearMetadataPreprocessor,
+    GradingExecute, IgnorePattern, ClearMetadataPreprocessor,
     StderrIsNotFailure, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata,
 ]
 # Seconds per cell (the slowest correct cell takes well under 1); tests shorten it.

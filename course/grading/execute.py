@@ -3,11 +3,15 @@ import asyncio
 import os
 from queue import Empty
 
+import nbformat
+
 from jupyter_core.utils import ensure_async, run_sync
 from nbgrader.preprocessors import Execute
 from traitlets import default
 
+from .judge import Judge, Link
 from .kernel_manager import BoundedKernelManager
+from .submissions import grade_id, is_test_cell
 
 
 class KernelStartError(RuntimeError):
@@ -40,6 +44,30 @@ class GradingExecute(Execute):
     def __init__(self, **kwargs):
         kwargs.setdefault("kernel_manager_class", BoundedKernelManager)  # nbgrader sets its own
         super().__init__(**kwargs)
+
+    def preprocess(self, nb, resources=None, km=None):
+        """Run the notebook; its test cells are judged here, never sent to the kernel."""
+        self._judge = None
+        try:
+            return super().preprocess(nb, resources, km)
+        finally:
+            if self._judge is not None:
+                self._judge.link.close()
+            self._judge = None
+
+    def preprocess_cell(self, cell, resources, index):
+        """A test cell runs in this process (``judge.py``); every other cell in the kernel."""
+        if not is_test_cell(cell):
+            return super().preprocess_cell(cell, resources, index)
+        if self._judge is None:
+            link = Link(self.km, timeout=self.timeout or 30,
+                        interrupt=run_sync(self.km.interrupt_kernel),
+                        restart=lambda: run_sync(self.km.restart_kernel)(now=True),
+                        alive=run_sync(self.km.is_alive))
+            self._judge = Judge(link, resources.get("metadata", {}).get("path") or ".")
+        cell.outputs = [nbformat.from_dict(o) for o in self._judge.run(cell.source, grade_id(cell))]
+        cell.execution_count = None
+        return cell, resources
 
     def on_comm_open_jupyter_widget(self, msg):
         """Mirror no widget. (Emptying ``widget_registry`` in ``__init__`` is not enough:

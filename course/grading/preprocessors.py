@@ -5,7 +5,6 @@ import secrets
 import nbformat
 from nbgrader.preprocessors import DeduplicateIds, NbGraderPreprocessor, OverwriteCells
 
-from .submissions import is_test_cell
 
 
 class StderrIsNotFailure(NbGraderPreprocessor):
@@ -122,55 +121,4 @@ class TracebacksWithoutSource(NbGraderPreprocessor):
             for output in cell.get("outputs", []):
                 if output.get("output_type") == "error":
                     output["traceback"] = [f"{output.get('ename', 'Error')}: {output.get('evalue', '')}"]
-        return cell, resources
-
-
-# Receipts prove that each test cell ran to its last line. The kernel cannot see them before
-# its cell runs: they are made per notebook, kept in this process, and the notebook file in
-# the kernel's folder is hidden by the sandbox.
-_RECEIPTS: dict[str, str] = {}
-
-
-class AddTestReceipts(NbGraderPreprocessor):
-    """Append to every test cell a line that prints an unguessable receipt.
-
-    A test cell that fails raises before its last line, so no receipt; a student who hides
-    that failure (by replacing the traceback display, or by blanking cells with an input
-    transformer) still leaves no receipt, and the cell scores zero.
-    """
-
-    def preprocess(self, nb, resources):
-        # OverwriteCells restores a deleted grade cell as a plain dict: make every cell a node.
-        nb.cells = [nbformat.from_dict(cell) for cell in nb.cells]
-        _RECEIPTS.clear()
-        nonce = secrets.token_hex(16)
-        for cell in nb.cells:
-            if is_test_cell(cell):
-                receipt = f"course-receipt-{nonce}-{len(_RECEIPTS)}"
-                _RECEIPTS[cell.metadata.nbgrader["grade_id"]] = receipt
-                cell.source = f"{cell.source}\nprint({receipt!r})"
-        return nb, resources
-
-
-class CheckTestReceipts(NbGraderPreprocessor):
-    """After execution: a test cell without its receipt failed, whatever it displayed."""
-
-    def preprocess_cell(self, cell, resources, index):
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        receipt = _RECEIPTS.get(grade_id) if is_test_cell(cell) else None
-        if receipt is None:
-            return cell, resources
-        cell.source = cell.source.replace(f"\nprint({receipt!r})", "")
-        found = False
-        for output in cell.get("outputs", []):
-            if output.get("output_type") == "stream" and receipt in output.get("text", ""):
-                found = True
-                output["text"] = output["text"].replace(receipt + "\n", "").replace(receipt, "")
-        cell.outputs = [o for o in cell.get("outputs", [])
-                        if not (o.get("output_type") == "stream" and not o.get("text"))]
-        if not found and not any(o.get("output_type") == "error" for o in cell.outputs):
-            cell.outputs.append(nbformat.v4.new_output(
-                "error", ename="TestDidNotFinish",
-                evalue="this test cell did not run to its end, so it earns no points",
-                traceback=["TestDidNotFinish: this test cell did not run to its end"]))
         return cell, resources
