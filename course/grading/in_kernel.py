@@ -145,6 +145,10 @@ def _argument(data, namespace):
         for part in data["name"].split("."):
             target = getattr(target, part)
         return target(*data["args"]) if data.get("call") else target
+    if kind == "pickle":  # the test's own data, made by the grader
+        import base64
+        import pickle
+        return pickle.loads(base64.b64decode(data["v"]))
     if kind == "student":
         return namespace[data["name"]]
     return decode(data)

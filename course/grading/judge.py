@@ -10,12 +10,14 @@ exactly what it could have done honestly. No receipt is needed: a cell passes wh
 process ran it to its end, and nothing the kernel sends can make that happen.
 """
 import ast
+import base64
 import builtins
 import contextlib
 import functools
 import io
 import json
 import os
+import pickle
 import secrets
 import socket
 import tempfile
@@ -244,7 +246,12 @@ class KernelFunction:
             imported = importable(value)
             if imported:
                 return imported
-            raise TypeError(f"a test cannot send a {type(value).__name__} to the kernel") from None
+            # Data of the test itself (a Counter, a list holding one): pickled by the grader,
+            # so only the kernel ever unpickles, and only what the test made.
+            try:
+                return {"t": "pickle", "v": base64.b64encode(pickle.dumps(value)).decode()}
+            except Exception:
+                raise TypeError(f"a test cannot send a {type(value).__name__} to the kernel") from None
 
     def _function(self, function) -> dict:
         source = self._sources.get(function.__code__.co_filename) if hasattr(
