@@ -5,7 +5,8 @@ for the same idea in the vocabulary the assignments use. Not graded; it only set
 """
 import ipywidgets as widgets
 
-from .grading_mode import not_while_grading
+from ._kit.grading_mode import not_while_grading
+from ._kit.wiring import wire
 
 PLAIN = "Plain words"
 TECHNICAL = "Technical"
@@ -65,7 +66,4 @@ def analogy(mode: str = PLAIN):
     def show(change=None):
         text.value = TEXTS[toggle.value]
 
-    toggle.observe(show, names="value")
-    box = widgets.VBox([toggle, text])
-    box.toggle, box.text = toggle, text
-    return box
+    return wire(widgets.VBox([toggle, text]), show, [toggle], toggle=toggle, text=text)

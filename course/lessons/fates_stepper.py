@@ -10,16 +10,17 @@ from html import escape
 
 import ipywidgets as widgets
 
-from .grading_mode import not_while_grading
-from .retriever import chunk_text, top_k
-from .tearing_explorer import run_strategy, tearings
-from .wiring import wire
+from ._kit.chunks import chunk_text
+from ._kit.grading_mode import not_while_grading
+from ._kit.palette import GREY, series
+from ._kit.strategies import run_all, tearings
+from ._kit.wiring import wire
+from .retriever import top_k
 
 STEPS = ("the document", "fixed", "recursive", "structured", "retrieval")
 _BOX = ("<div class='fate-chunk' style='border:1px solid #bbb;border-left:4px solid {colour};"
         "margin:3px 0;padding:2px 6px;white-space:pre-wrap;font-family:monospace;"
         "font-size:12px'>{label}{body}</div>")
-_COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860")
 
 
 def _mark(text: str, parts) -> str:
@@ -54,7 +55,7 @@ def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge
                   question, *, size=160, overlap=20, source="handbook.md", step=1):
     """A 5-step slider (and a play button) following ``question`` through three tearings."""
     strategies = tearings(chunk_fixed, chunk_recursive, chunk_structured, source=source)
-    results = {name: run_strategy(f, document, size, overlap) for name, f in strategies.items()}
+    results = run_all(strategies, document, size, overlap)
     slider = widgets.IntSlider(value=step, min=1, max=len(STEPS), description="step",
                                continuous_update=True)
     play = widgets.Play(value=step, min=1, max=len(STEPS), interval=2500, description="play")
@@ -81,10 +82,8 @@ def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge
                  + (f"<b class='fate fate-{verdict}'>{verdict}</b>" if verdict else
                     f"⚠ {escape(problem)}") + ".</p>"]
         for i, chunk in enumerate(chunks):
-            text = chunk_text(chunk)
-            text = text if isinstance(text, str) else repr(text)
-            lines.append(_BOX.format(colour=_COLOURS[i % len(_COLOURS)], label=f"<b>[{i}]</b> ",
-                                     body=_mark(text, question.evidence)))
+            lines.append(_BOX.format(colour=series(i), label=f"<b>[{i}]</b> ",
+                                     body=_mark(chunk_text(chunk), question.evidence)))
         return "".join(lines)
 
     def retrieval() -> str:
@@ -104,7 +103,7 @@ def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge
             rows.append(f"<li><b>{name}</b> (answer {verdict}): chunk {index}, score "
                         f"{score:.2f}, <b class='retrieved-{'complete' if complete else 'partial'}'>"
                         f"{'holds the complete answer' if complete else 'not the complete answer'}"
-                        f"</b><br><code style='white-space:pre-wrap'>{_mark(str(text), question.evidence)}"
+                        f"</b><br><code style='white-space:pre-wrap'>{_mark(text, question.evidence)}"
                         "</code></li>")
         return "".join(rows) + "</ul>"
 
@@ -114,7 +113,7 @@ def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge
         if at == 1:
             body = (f"<p>The question that will come later: <b>{escape(question.text)}</b>. "
                     "A complete answer needs every highlighted part.</p>"
-                    + _BOX.format(colour="#999", label="", body=_mark(document, question.evidence)))
+                    + _BOX.format(colour=GREY, label="", body=_mark(document, question.evidence)))
         elif at == len(STEPS):
             body = retrieval()
         else:

@@ -15,11 +15,12 @@ from html import escape
 
 import ipywidgets as widgets
 
+from ._kit.grading_mode import not_while_grading
+from ._kit.lazy import Lazy
+from ._kit.palette import BLUE, DARK_BLUE, RED
+from ._kit.png import figure_png
+from ._kit.wiring import wire
 from .checks import time_limit
-from .grading_mode import not_while_grading
-from .lazy import Lazy
-from .png import figure_png
-from .wiring import wire
 
 Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
 PolyCollection = Lazy("matplotlib.collections", "PolyCollection")
@@ -30,7 +31,7 @@ BLIND = "blind loop"
 MAX_ROWS = 40          # windows drawn; the summary still counts all of them
 MAX_BLIND = 10_000     # the blind loop gives up after this many windows
 
-_WINDOW, _OVERLAP, _REDUNDANT = "#4C72B0", "#1B3A6B", "#C44E52"
+_WINDOW, _OVERLAP, _REDUNDANT = BLUE, DARK_BLUE, RED
 
 
 def blind_spans(n: int, size: int, overlap: int) -> list[tuple[int, int]]:
@@ -119,12 +120,6 @@ class SpanDiagram:
         step = max(1, -(-len(shown) // 12))
         rows = list(range(0, len(shown), step))
         ax.set_yticks(rows, [f"w{i}" for i in rows])
-
-
-def draw_windows(ax, spans, n: int, redundant=()) -> None:
-    """Draw a span diagram on ``ax`` once (the explorer keeps one and updates it)."""
-    ax.clear()
-    SpanDiagram(ax).draw(spans, n, redundant)
 
 
 def _guarded(function, case: str, *args):
