@@ -18,15 +18,13 @@ import ipywidgets as widgets
 
 from ._kit.chunks import chunk_body, chunk_text, code_fences, locate
 from ._kit.grading_mode import not_while_grading
-from ._kit.lanes import draw_lane, lane_axes, lane_y, mark_cuts
-from ._kit.lazy import Lazy
+from ._kit.lanes import draw_lane, lane_axes, lane_y, mark_cuts, strategy_table
 from ._kit.palette import FAINT
-from ._kit.png import figure_png
+from ._kit.png import figure_png, figure_with_axes
 from ._kit.strategies import STRATEGIES, run_all, tearings
 from ._kit.wiring import wire
 from .tokens import count_tokens
 
-Figure = Lazy("matplotlib.figure", "Figure")
 
 
 @dataclass
@@ -122,20 +120,16 @@ def draw(ax, document, results, size, overlap, previous=()) -> list:
 def summary_table(document, results) -> str:
     """HTML: chunks, longest chunk in tokens and fences cut, per strategy."""
     fences = len(code_fences(document))
-    rows = ["<tr><th>strategy</th><th>chunks</th><th>longest (tokens)</th>"
-            "<th>code fences cut</th></tr>"]
-    for name in STRATEGIES:
-        chunks, error = results[name]
-        if error is not None:
-            rows.append(f"<tr class='{name}'><td>{name}</td><td colspan='3'>⚠ "
-                        f"{escape(error)}</td></tr>")
-            continue
+
+    def cells(name, chunks):
         longest = max((count_tokens(chunk_text(c)) for c in chunks), default=0)
         cut = fence_report(document, chunks).cut_count
-        rows.append(f"<tr class='{name}'><td>{name}</td><td class='chunk-count'>{len(chunks)}"
-                    f"</td><td class='longest'>{longest}</td><td><span class='fences-cut'>{cut}"
-                    f"</span> of {fences}</td></tr>")
-    return "<table class='fence-summary'>" + "".join(rows) + "</table>"
+        return [f"<span class='chunk-count'>{len(chunks)}</span>",
+                f"<span class='longest'>{longest}</span>",
+                f"<span class='fences-cut'>{cut}</span> of {fences}"]
+
+    return strategy_table("fence-summary", ["chunks", "longest (tokens)", "code fences cut"],
+                          results, cells)
 
 
 @not_while_grading
@@ -150,9 +144,7 @@ def fence_explorer(chunk_fixed, chunk_recursive, chunk_structured, documents, si
     overlap_slider = widgets.IntSlider(value=overlap, min=0, max=400, step=10,
                                        description="overlap", continuous_update=True)
     summary, image = widgets.HTML(), widgets.Image(format="png")
-    figure = Figure(figsize=(8, 2.4), dpi=80)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.1, right=0.98, top=0.88, bottom=0.22)
+    figure, ax = figure_with_axes((8, 2.4), 80, left=0.1, right=0.98, top=0.88, bottom=0.22)
     lane_axes(ax, "", "character offset (grey: code fence; red bar: a fence this strategy cut)")
     drawn = []
 

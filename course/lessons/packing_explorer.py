@@ -11,11 +11,10 @@ import ipywidgets as widgets
 from ._kit.grading_mode import not_while_grading
 from ._kit.lazy import Lazy
 from ._kit.palette import UNKNOWN, series
-from ._kit.png import figure_png
+from ._kit.png import figure_png, figure_with_axes
 from ._kit.wiring import wire
 from .checks import time_limit
 
-Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
 Patch = Lazy("matplotlib.patches", "Patch")
 
 
@@ -80,9 +79,7 @@ def packing_explorer(pack, paragraphs, max_words: int = 200, *, low: int = 20, h
                                description="max words", continuous_update=True)
     summary = widgets.HTML()
     image = widgets.Image(format="png")
-    figure = Figure(figsize=(7, 3), dpi=90)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.09, right=0.98, top=0.88, bottom=0.12)
+    figure, ax = figure_with_axes((7, 3), 90, left=0.09, right=0.98, top=0.88, bottom=0.12)
 
     def redraw(change=None):
         started = time.perf_counter()

@@ -20,15 +20,13 @@ import ipywidgets as widgets
 
 from ._kit.chunks import chunk_text
 from ._kit.grading_mode import not_while_grading
-from ._kit.lazy import Lazy
 from ._kit.palette import BLUE, GREY, RED
-from ._kit.png import figure_png
+from ._kit.png import figure_png, figure_with_axes
 from ._kit.wiring import wire
 from .checks import time_limit
 from .paragraph_sets import Question
 from .retriever import top1
 
-Figure = Lazy("matplotlib.figure", "Figure")
 
 _WORD = re.compile(r"[a-z0-9']+")
 STOPWORDS = frozenset("""
@@ -204,9 +202,7 @@ def similarity_explorer(split_sentences, adjacent_similarities, semantic_chunks,
                                  description="threshold", readout_format=".2f",
                                  continuous_update=True)
     summary, image = widgets.HTML(), widgets.Image(format="png")
-    figure = Figure(figsize=(7.5, 3), dpi=90)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.08, right=0.98, top=0.9, bottom=0.16)
+    figure, ax = figure_with_axes((7.5, 3), 90, left=0.08, right=0.98, top=0.9, bottom=0.16)
     state = {}
 
     def prepare():

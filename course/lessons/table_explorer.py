@@ -19,14 +19,13 @@ import ipywidgets as widgets
 from ._kit import palette
 from ._kit.grading_mode import not_while_grading
 from ._kit.lazy import Lazy
-from ._kit.png import Blitter
+from ._kit.png import Blitter, figure_with_axes
 from ._kit.wiring import wire
 from .checks import time_limit
 from .retriever import top_k
 
 np = Lazy("numpy")
 LineCollection = Lazy("matplotlib.collections", "LineCollection")
-Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
 
 EMPTY, PART, FULL = 0, 1, 2
 _HEADER, _DELIM = palette.rgb(palette.GOLD), palette.rgb(palette.PALE_GOLD)
@@ -128,9 +127,9 @@ class TableChunksPlot:
     def __init__(self, rows, figsize=(7, 3.2), dpi=72):
         self.rows = list(rows)
         n = len(self.rows)
-        self.figure = Figure(figsize=figsize, dpi=dpi)
-        self.figure.subplots_adjust(left=0.17, right=0.98, top=0.88, bottom=0.1)
-        ax = self.ax = self.figure.add_subplot()
+        self.figure, ax = figure_with_axes(figsize, dpi, left=0.17, right=0.98, top=0.88,
+                                           bottom=0.1)
+        self.ax = ax
         self.picture = ax.imshow(np.ones((n, 1, 3)), aspect="auto", interpolation="nearest",
                                  animated=True)
         every = max(1, -(-n // 10))

@@ -16,16 +16,15 @@ import ipywidgets as widgets
 
 from ._kit.chunks import chunk_text, locate
 from ._kit.grading_mode import not_while_grading
-from ._kit.lanes import draw_lane, heading_offsets, lane_axes, lane_y, mark_cuts
-from ._kit.lazy import Lazy
+from ._kit.lanes import (draw_lane, heading_offsets, lane_axes, lane_y, mark_cuts,
+                         strategy_table)
 from ._kit.palette import CUT, GUIDE, GUIDE_TEXT, STRATEGY
-from ._kit.png import Blitter
+from ._kit.png import Blitter, figure_with_axes
 from ._kit.strategies import STRATEGIES, run_all, run_strategy, tearings
 from ._kit.wiring import wire
 from .boundary_damage import damage
 from .retriever import top_k
 
-Figure = Lazy("matplotlib.figure", "Figure")
 
 
 def _draw_static(ax, document) -> None:
@@ -64,30 +63,25 @@ def draw_tearings(ax, document, results, damages, size, overlap) -> list:
 
 
 def _summary_rows(document, results, damages, questions, judge) -> str:
-    head = ("<tr><th>strategy</th><th>chunks</th><th>longest</th><th>sentences cut</th>"
-            "<th>numbers torn from their rule</th>")
+    head = ["chunks", "longest", "sentences cut", "numbers torn from their rule"]
     if questions and judge:
-        head += "<th>questions answerable from one chunk</th>"
-    rows = [head + "</tr>"]
-    for name in STRATEGIES:
-        chunks, error = results[name]
-        if error is not None:
-            rows.append(f"<tr class='{name}'><td>{name}</td><td colspan='5'>⚠ "
-                        f"{escape(error)}</td></tr>")
-            continue
+        head.append("questions answerable from one chunk")
+
+    def cells(name, chunks):
         hurt = damages[name]
-        longest = max((len(chunk_text(c)) for c in chunks), default=0)
-        cells = [name, f"<b class='chunk-count'>{len(chunks)}</b>", str(longest),
-                 f"<span class='sentences-cut'>{len(hurt.cut)}</span> of {len(hurt.sentences)}",
-                 f"<span class='numbers-torn'>{len(hurt.separated)}</span> of {len(hurt.numbers)}"]
+        row = [f"<b class='chunk-count'>{len(chunks)}</b>",
+               str(max((len(chunk_text(c)) for c in chunks), default=0)),
+               f"<span class='sentences-cut'>{len(hurt.cut)}</span> of {len(hurt.sentences)}",
+               f"<span class='numbers-torn'>{len(hurt.separated)}</span> of {len(hurt.numbers)}"]
         if questions and judge:
             try:
                 ok = sum(bool(judge(chunks, q.evidence)) for q in questions)
-                cells.append(f"<span class='answerable'>{ok}</span> of {len(questions)}")
+                row.append(f"<span class='answerable'>{ok}</span> of {len(questions)}")
             except Exception as error:
-                cells.append(f"⚠ {escape(type(error).__name__)}")
-        rows.append(f"<tr class='{name}'>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return "<table class='tearing-summary'>" + "".join(rows) + "</table>"
+                row.append(f"⚠ {escape(type(error).__name__)}")
+        return row
+
+    return strategy_table("tearing-summary", head, results, cells)
 
 
 @not_while_grading
@@ -106,9 +100,7 @@ def tearing_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, s
                                        description="overlap", continuous_update=True)
     summary = widgets.HTML()
     image = widgets.Image(format="png")
-    figure = Figure(figsize=(8, 2.7), dpi=72)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.1, right=0.98, top=0.88, bottom=0.2)
+    figure, ax = figure_with_axes((8, 2.7), 72, left=0.1, right=0.98, top=0.88, bottom=0.2)
     _draw_static(ax, document)
     blitter = Blitter(figure)
     drawn = []
@@ -225,9 +217,7 @@ def rate_explorer(chunk_fixed, chunk_recursive, chunk_structured, documents, jud
                                      description="size", continuous_update=True)
     summary = widgets.HTML()
     image = widgets.Image(format="png")
-    figure = Figure(figsize=(7, 2.8), dpi=80)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.1, right=0.98, top=0.9, bottom=0.17)
+    figure, ax = figure_with_axes((7, 2.8), 80, left=0.1, right=0.98, top=0.9, bottom=0.17)
     count = sum(len(q) for _, q in documents)
 
     for name in STRATEGIES:

@@ -18,11 +18,10 @@ import ipywidgets as widgets
 from ._kit.grading_mode import not_while_grading
 from ._kit.lazy import Lazy
 from ._kit.palette import BLUE, DARK_BLUE, RED
-from ._kit.png import figure_png
+from ._kit.png import figure_png, figure_with_axes
 from ._kit.wiring import wire
 from .checks import time_limit
 
-Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
 PolyCollection = Lazy("matplotlib.collections", "PolyCollection")
 Patch = Lazy("matplotlib.patches", "Patch")
 
@@ -144,9 +143,7 @@ def window_explorer(chunk_spans, n: int = 1000, size: int = 200, overlap: int = 
     toggle = widgets.ToggleButtons(options=[COVERAGE, BLIND], value=mode, description="loop")
     summary = widgets.HTML(layout=widgets.Layout(width="330px"))
     image = widgets.Image(format="png")
-    figure = Figure(figsize=(6.4, 3.2), dpi=80)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.08, right=0.98, top=0.88, bottom=0.15)
+    figure, ax = figure_with_axes((6.4, 3.2), 80, left=0.08, right=0.98, top=0.88, bottom=0.15)
     diagram = SpanDiagram(ax)
     box = widgets.VBox()
 

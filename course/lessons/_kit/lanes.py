@@ -1,6 +1,8 @@
-"""One lane per strategy over a document's character offsets: the figure the tearing and the
-fence explorers share. Each strategy's chunks are bars of alternating shade on its lane."""
+"""What the tearing and the fence explorers share: a figure with one lane per strategy over the
+document's character offsets (its chunks as bars of alternating shade), and a summary table with
+one row per strategy."""
 import re
+from html import escape
 
 from . import palette
 from .chunks import fenced_lines
@@ -51,3 +53,17 @@ def heading_offsets(document: str) -> list[tuple[int, str]]:
         if match:
             found.append((at, match.group(2).strip()))
     return found
+
+
+def strategy_table(css_class: str, head, results, cells) -> str:
+    """An HTML table, one row per strategy: ``cells(name, chunks)`` (the HTML of each cell
+    after the name, one per ``head`` column), or the error its chunker gave across the row."""
+    rows = ["<tr>" + "".join(f"<th>{h}</th>" for h in ("strategy", *head)) + "</tr>"]
+    for name in STRATEGIES:
+        chunks, error = results[name]
+        shown = ([name, *cells(name, chunks)] if error is None else
+                 [name, f"⚠ {escape(error)}"])
+        span = "" if error is None else f" colspan='{len(head)}'"
+        rows.append(f"<tr class='{name}'>" + "".join(
+            f"<td{span if i else ''}>{cell}</td>" for i, cell in enumerate(shown)) + "</tr>")
+    return f"<table class='{css_class}'>" + "".join(rows) + "</table>"

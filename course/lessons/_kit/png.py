@@ -1,11 +1,20 @@
-"""PNG bytes for the widgets' ``ipywidgets.Image``: a whole figure, a canvas already drawn, or
-a figure whose static parts are drawn once (``Blitter``)."""
+"""The explorers' figures and their PNG bytes for an ``ipywidgets.Image``: a whole figure, a
+canvas already drawn, or a figure whose static parts are drawn once (``Blitter``)."""
 import io
 
 from .lazy import Lazy
 
 Image = Lazy("PIL.Image")
 FigureCanvasAgg = Lazy("matplotlib.backends.backend_agg", "FigureCanvasAgg")
+Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
+
+
+def figure_with_axes(figsize, dpi, **margins):
+    """(figure, axes): a figure of one axes, ``margins`` (left, right, top, bottom) as fractions."""
+    figure = Figure(figsize=figsize, dpi=dpi)
+    ax = figure.add_subplot()
+    figure.subplots_adjust(**margins)
+    return figure, ax
 
 
 def figure_png(figure, *, fast: bool = False) -> bytes:
