@@ -50,6 +50,56 @@ def fate(chunks, evidence, severed, judge) -> str:
     return "severed" if severed(chunks, evidence) else "torn"
 
 
+def _judged(results, name, question, severed, judge):
+    """(the answer's fate under strategy ``name``, None) or (None, what went wrong)."""
+    chunks, error = results[name]
+    if error is not None:
+        return None, error
+    try:
+        return fate(chunks, question.evidence, severed, judge), None
+    except Exception as problem:
+        return None, f"{type(problem).__name__}: {problem}"
+
+
+def _tearing(results, name, question, severed, judge, size, overlap) -> str:
+    """A step showing one strategy's chunks, the evidence highlighted, and the answer's fate."""
+    chunks, error = results[name]
+    if error is not None:
+        return f"<p>⚠ your {name} chunker: {escape(error)}</p>"
+    verdict, problem = _judged(results, name, question, severed, judge)
+    lines = [f"<p><b>{name}</b> tearing at size {size}"
+             + (f", overlap {overlap}" if name == "fixed" else "")
+             + f": {len(chunks)} chunks. The answer is "
+             + (f"<b class='fate fate-{verdict}'>{verdict}</b>" if verdict else
+                f"⚠ {escape(problem)}") + ".</p>"]
+    for i, chunk in enumerate(chunks):
+        lines.append(_BOX.format(colour=series(i), label=f"<b>[{i}]</b> ",
+                                 body=_mark(chunk_text(chunk), question.evidence)))
+    return "".join(lines)
+
+
+def _retrieval(results, question, severed, judge) -> str:
+    """The last step: each strategy's top chunk for the question, and whether it is whole."""
+    rows = [f"<p>Query: <b>{escape(question.text)}</b> — each strategy's top chunk:</p><ul>"]
+    for name in STEPS[1:4]:
+        chunks, error = results[name]
+        if error is not None or not chunks:
+            rows.append(f"<li>{name}: ⚠ {escape(error or 'no chunks')}</li>")
+            continue
+        index, score = top_k(question.text, chunks, 1)[0]
+        try:
+            complete = bool(judge([chunks[index]], question.evidence))
+        except Exception:
+            complete = False
+        verdict, _ = _judged(results, name, question, severed, judge)
+        rows.append(f"<li><b>{name}</b> (answer {verdict}): chunk {index}, score "
+                    f"{score:.2f}, <b class='retrieved-{'complete' if complete else 'partial'}'>"
+                    f"{'holds the complete answer' if complete else 'not the complete answer'}"
+                    f"</b><br><code style='white-space:pre-wrap'>"
+                    f"{_mark(chunk_text(chunks[index]), question.evidence)}</code></li>")
+    return "".join(rows) + "</ul>"
+
+
 @not_while_grading
 def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge, document,
                   question, *, size=160, overlap=20, source="handbook.md", step=1):
@@ -62,51 +112,6 @@ def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge
     widgets.jslink((play, "value"), (slider, "value"))
     view = widgets.HTML()
 
-    def judged(name):
-        chunks, error = results[name]
-        if error is not None:
-            return None, error
-        try:
-            return fate(chunks, question.evidence, severed, judge), None
-        except Exception as problem:
-            return None, f"{type(problem).__name__}: {problem}"
-
-    def tearing(name) -> str:
-        chunks, error = results[name]
-        if error is not None:
-            return f"<p>⚠ your {name} chunker: {escape(error)}</p>"
-        verdict, problem = judged(name)
-        lines = [f"<p><b>{name}</b> tearing at size {size}"
-                 + (f", overlap {overlap}" if name == "fixed" else "")
-                 + f": {len(chunks)} chunks. The answer is "
-                 + (f"<b class='fate fate-{verdict}'>{verdict}</b>" if verdict else
-                    f"⚠ {escape(problem)}") + ".</p>"]
-        for i, chunk in enumerate(chunks):
-            lines.append(_BOX.format(colour=series(i), label=f"<b>[{i}]</b> ",
-                                     body=_mark(chunk_text(chunk), question.evidence)))
-        return "".join(lines)
-
-    def retrieval() -> str:
-        rows = [f"<p>Query: <b>{escape(question.text)}</b> — each strategy's top chunk:</p><ul>"]
-        for name in STEPS[1:4]:
-            chunks, error = results[name]
-            if error is not None or not chunks:
-                rows.append(f"<li>{name}: ⚠ {escape(error or 'no chunks')}</li>")
-                continue
-            index, score = top_k(question.text, chunks, 1)[0]
-            text = chunk_text(chunks[index])
-            try:
-                complete = bool(judge([chunks[index]], question.evidence))
-            except Exception:
-                complete = False
-            verdict, _ = judged(name)
-            rows.append(f"<li><b>{name}</b> (answer {verdict}): chunk {index}, score "
-                        f"{score:.2f}, <b class='retrieved-{'complete' if complete else 'partial'}'>"
-                        f"{'holds the complete answer' if complete else 'not the complete answer'}"
-                        f"</b><br><code style='white-space:pre-wrap'>{_mark(text, question.evidence)}"
-                        "</code></li>")
-        return "".join(rows) + "</ul>"
-
     def redraw(change=None):
         at = slider.value
         head = f"<h4 class='fate-step'>step {at} / {len(STEPS)} · {STEPS[at - 1]}</h4>"
@@ -115,9 +120,9 @@ def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge
                     "A complete answer needs every highlighted part.</p>"
                     + _BOX.format(colour=GREY, label="", body=_mark(document, question.evidence)))
         elif at == len(STEPS):
-            body = retrieval()
+            body = _retrieval(results, question, severed, judge)
         else:
-            body = tearing(STEPS[at - 1])
+            body = _tearing(results, STEPS[at - 1], question, severed, judge, size, overlap)
         view.value = head + body
 
     return wire(widgets.VBox([widgets.HBox([play, slider]), view]), redraw, [slider],

@@ -1,2 +1,3 @@
-"""Kept so ``from .wiring import wire`` (decision_card.py) still works: see ``_kit.wiring``."""
+"""How an explorer redraws on each change: re-exported from ``_kit.wiring`` for what imports it
+from here (decision_card.py)."""
 from ._kit.wiring import wire  # noqa: F401

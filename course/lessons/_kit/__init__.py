@@ -1,4 +1,4 @@
-"""The lessons' plumbing: what the explorers and checks share, and no notebook imports.
+"""The lessons' plumbing: what the explorers share and no notebook imports.
 
 ``chunks`` (what a chunk is: its text, body, place, and the code fences of a document),
 ``strategies`` (the three chunkers the explorers run side by side), ``palette`` (the colours),
