@@ -12,15 +12,15 @@ import ipywidgets as widgets
 
 from ._kit.chunks import chunk_text
 from ._kit.grading_mode import not_while_grading
-from ._kit.palette import GREY, series
+from ._kit.palette import BORDER, GREY, series
 from ._kit.strategies import run_all, tearings
 from ._kit.wiring import wire
 from .retriever import top_k
 
 STEPS = ("the document", "fixed", "recursive", "structured", "retrieval")
-_BOX = ("<div class='fate-chunk' style='border:1px solid #bbb;border-left:4px solid {colour};"
-        "margin:3px 0;padding:2px 6px;white-space:pre-wrap;font-family:monospace;"
-        "font-size:12px'>{label}{body}</div>")
+_BOX = (f"<div class='fate-chunk' style='border:1px solid {BORDER};"
+        "border-left:4px solid {colour};margin:3px 0;padding:2px 6px;white-space:pre-wrap;"
+        "font-family:monospace;font-size:12px'>{label}{body}</div>")
 
 
 def _mark(text: str, parts) -> str:

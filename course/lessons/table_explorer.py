@@ -240,7 +240,8 @@ def retrieval_side_by_side(query, strategies: dict) -> widgets.HTML:
         columns.append(
             f"<div class='strategy' style='flex:1;min-width:0'><h4>{escape(name)}</h4>"
             f"<p>{len(texts)} chunks · top chunk #{index}, cosine {score:.2f}</p>"
-            f"<pre style='white-space:pre-wrap;background:#f6f6f6;padding:6px'>{escape(chunk)}</pre>"
+            f"<pre style='white-space:pre-wrap;background:{palette.PANEL};padding:6px'>"
+            f"{escape(chunk)}</pre>"
             f"<p>{verdict}</p></div>")
     return widgets.HTML(f"<p>Query: <b>{escape(query.text)}</b></p>"
                         f"<div style='display:flex;gap:16px'>{''.join(columns)}</div>")

@@ -52,9 +52,10 @@ def draw_tearings(ax, document, results, damages, size, overlap) -> list:
             continue
         hurt = damages[name]
         artists += mark_cuts(ax, y, hurt.cut, 0.06)
-        if hurt.separated:
-            artists.extend(ax.plot([pos for pos, _ in hurt.separated], [y - 0.30] * len(hurt.separated),
-                                   linestyle="none", marker="v", markersize=5, color=CUT))
+        torn = [position for position, _ in hurt.separated]
+        if torn:
+            artists.extend(ax.plot(torn, [y - 0.30] * len(torn), linestyle="none", marker="v",
+                                   markersize=5, color=CUT))
     artists.append(ax.text(0.5, 1.03, f"size {size}, overlap {overlap} (fixed only)",
                            transform=ax.transAxes, ha="center", va="bottom", fontsize=8))
     for artist in artists:

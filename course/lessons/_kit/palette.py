@@ -5,9 +5,9 @@ SERIES = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA
 BLUE, ORANGE, GREEN, RED, PURPLE, BROWN, PINK, GREY = SERIES
 DARK_BLUE = "#1B3A6B"    # what a window shares with the one before it
 CUT = "#C0392B"          # a sentence, number, code fence or table row torn in two
-UNKNOWN = "#BBBBBB"      # words no paragraph owns
+UNKNOWN = BORDER = "#BBBBBB"  # words no paragraph owns; a box's border
 GOLD, PALE_GOLD = "#EDB829", "#F7DE8C"  # a table's header row and its delimiter row
-LIGHT_GREY, FAINT = "#CCCCCC", "#EEEEEE"
+LIGHT_GREY, FAINT, PANEL = "#CCCCCC", "#EEEEEE", "#F6F6F6"  # PANEL: behind a chunk's text
 GUIDE, GUIDE_TEXT = "#999999", "#555555"  # heading lines and their titles
 
 # Each strategy's colour, and a paler shade for every other chunk of its lane.
