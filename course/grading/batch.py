@@ -18,9 +18,10 @@ from pathlib import Path
 
 from . import attempts
 from .intake import course_id, db_url, submitted_students, unreadable
-from .course_dir import ROOT, tool_env
+from .course_dir import ROOT, nbgrader_api, tool_env
 from .logs import run_log, student_log
-from .gradebook_csv import Outcome, shorten
+from .gradebook_csv import shorten
+from .outcome import Outcome, Status
 from .sandbox_kernel import build_font_cache
 from .shared_gradebook import prepare
 from .tamper import Finding, new_python_files, scan_submission
@@ -32,12 +33,7 @@ def _worker(root: str, tasks, results) -> None:
     """Worker loop: autograde each (assignment, student) taken from ``tasks``."""
     os.environ.update(tool_env())
     os.chdir(root)
-    from nbgrader.apps.api import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-    from traitlets.config import PyFileConfigLoader
-
-    config = PyFileConfigLoader("nbgrader_config.py", path=root).load_config()
-    api = NbGraderAPI(CourseDirectory(config=config), config=config)
+    api = nbgrader_api(Path(root))
     while True:
         task = tasks.get()
         if task is None:
@@ -45,7 +41,7 @@ def _worker(root: str, tasks, results) -> None:
         assignment, student = task
         _output_to(run_log(Path(root), assignment))
         results.put(("start", student, os.getpid()))
-        results.put(("done", student, _grade(api, Path(root), assignment, student, config)))
+        results.put(("done", student, _grade(api, Path(root), assignment, student)))
 
 
 def _output_to(log: Path) -> None:
@@ -61,16 +57,16 @@ def _output_to(log: Path) -> None:
     os.close(handle)
 
 
-def _grade(api, root: Path, assignment: str, student: str, config) -> Outcome:
+def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
     submitted = root / "submitted" / student / assignment
     log = student_log(root, assignment, student)
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text("")  # each grading starts the student's log afresh
     problem = unreadable(submitted)
     if problem:
-        return Outcome(student, assignment, "not graded", None, None, problem)
-    outcome = _autograde(api, root, assignment, student, config)
-    if outcome.status != "graded":
+        return Outcome(student, assignment, Status.NOT_GRADED, None, None, problem)
+    outcome = _autograde(api, root, assignment, student)
+    if outcome.status != Status.GRADED:
         return outcome
     try:
         findings = scan_submission(submitted, root / "release" / assignment)
@@ -84,11 +80,11 @@ def _held_for_review(outcome: Outcome, findings) -> Outcome:
     """A graded outcome whose code may have tampered with its tests: a TA looks first."""
     shown = "; ".join(map(str, findings[:4]))
     more = f"; and {len(findings) - 4} more" if len(findings) > 4 else ""
-    return Outcome(outcome.student_id, outcome.assignment, "needs review", outcome.score,
+    return Outcome(outcome.student_id, outcome.assignment, Status.NEEDS_REVIEW, outcome.score,
                    outcome.max_score, f"code that could tamper with its tests: {shown}{more}")
 
 
-def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcome:
+def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
     from nbgrader.api import Gradebook, MissingEntry
 
     reason = ""
@@ -108,10 +104,10 @@ def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcom
         if ran:
             if attempt == 0 and timed_out:
                 continue  # a rare stall looks like a timeout: a real endless loop times out again
-            with Gradebook(config.CourseDirectory.db_url) as gb:
+            with Gradebook(api.coursedir.db_url) as gb:
                 try:
                     sub = gb.find_submission(assignment, student)
-                    return Outcome(student, assignment, "graded", sub.score, sub.max_score)
+                    return Outcome(student, assignment, Status.GRADED, sub.score, sub.max_score)
                 except MissingEntry:
                     reason = "graded, but no score reached the gradebook"
         else:
@@ -119,7 +115,7 @@ def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcom
         if not any(marker in log for marker in RETRY_MARKERS):
             break
         reason = f"{reason} (after a retry)" if attempt else reason
-    return Outcome(student, assignment, "not graded", None, None, reason)
+    return Outcome(student, assignment, Status.NOT_GRADED, None, None, reason)
 
 
 def _timed_out(graded: Path) -> bool:
@@ -206,7 +202,7 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
                 _kill_tree(pid)
                 workers.pop(pid).join(5)
                 running.pop(name)
-                outcomes[name] = Outcome(name, assignment, "not graded", None, None, why)
+                outcomes[name] = Outcome(name, assignment, Status.NOT_GRADED, None, None, why)
                 _report(progress, len(outcomes), len(students), outcomes[name], started_all)
                 if len(outcomes) + len(running) < len(students):
                     process = start_worker()

@@ -22,6 +22,7 @@ from .canvas import read_outcomes
 from .course_dir import notebooks
 from .failures import student_failures, task_headings
 from .logs import student_log
+from .outcome import Status
 from .plots import histogram, points_bars
 from .similarity import similar_pairs
 from .submissions import grade_id, is_test_cell
@@ -58,7 +59,7 @@ def _task_points(root: Path, assignment: str) -> dict[str, dict[str, float]]:
     fixed = {"student_id", "assignment", "status", "score", "max_score", "reason"}
     with path.open(newline="") as handle:
         return {row["student_id"]: {k: float(v) for k, v in row.items() if k not in fixed and v}
-                for row in csv.DictReader(handle) if row["status"] == "graded"}
+                for row in csv.DictReader(handle) if row["status"] == Status.GRADED}
 
 
 def _table(header: list[str], rows: list[list[str]], numeric=()) -> str:
@@ -121,13 +122,13 @@ def build(root: Path, assignment: str) -> str:
     """The page's HTML."""
     page = report_path(root, assignment)
     outcomes = read_outcomes(root / "exports" / f"{assignment}-grades.csv")
-    graded = [o for o in outcomes if o.status == "graded"]
+    graded = [o for o in outcomes if o.status == Status.GRADED]
     maxima = task_maxima(root, assignment)
     max_score = next((o.max_score for o in outcomes if o.max_score), None) or \
         sum(p for p, _ in maxima.values())
     counts = Counter(o.status for o in outcomes)
     scores = [o.score for o in graded]
-    summary = ", ".join(f"{counts[s]} {s}" for s in ("graded", "needs review", "not graded"))
+    summary = ", ".join(f"{counts[s]} {s}" for s in Status)
     if scores:
         summary += (f"; graded scores: mean {statistics.mean(scores):.1f}, median "
                     f"{statistics.median(scores):g} of {max_score:g}")
@@ -156,7 +157,7 @@ def build(root: Path, assignment: str) -> str:
     parts.append(_failures_section(root, assignment, [o.student_id for o in graded]))
 
     parts.append("<h2>Not graded, or held for review</h2>")
-    held = [o for o in outcomes if o.status != "graded"]
+    held = [o for o in outcomes if o.status != Status.GRADED]
     parts.append(_table(["student", "status", "reason", "log"], [
         [escape(o.student_id), escape(o.status), escape(o.reason),
          _link(student_log(root, assignment, o.student_id), page, "grading log")]
