@@ -19,7 +19,7 @@ from pathlib import Path
 from . import attempts
 from .intake import course_id, db_url, submitted_students, unreadable
 from .course_dir import ROOT, nbgrader_api, tool_env
-from .logs import run_log, student_log
+from .logs import output_to, run_log, student_log
 from .gradebook_csv import shorten
 from .outcome import Outcome, Status
 from .sandbox_kernel import build_font_cache
@@ -39,22 +39,10 @@ def _worker(root: str, tasks, results) -> None:
         if task is None:
             return
         assignment, student = task
-        _output_to(run_log(Path(root), assignment))
         results.put(("start", student, os.getpid()))
-        results.put(("done", student, _grade(api, Path(root), assignment, student)))
-
-
-def _output_to(log: Path) -> None:
-    """Send this worker's stdout and stderr, and so its kernels', to ``log``.
-
-    Libraries say much that means nothing to a TA (SQLAlchemy's session warnings, a kernel
-    running over TCP); what matters reaches the TA as each student's outcome.
-    """
-    log.parent.mkdir(parents=True, exist_ok=True)
-    handle = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    os.dup2(handle, 1)
-    os.dup2(handle, 2)
-    os.close(handle)
+        with output_to(run_log(Path(root), assignment)):
+            outcome = _grade(api, Path(root), assignment, student)
+        results.put(("done", student, outcome))
 
 
 def _grade(api, root: Path, assignment: str, student: str) -> Outcome:

@@ -38,6 +38,8 @@ def nbgrader_api(root: Path = ROOT):
     from nbgrader.apps.api import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
+    if str(BIN) not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = tool_env()["PATH"]  # a new gradebook runs the venv's alembic
     config = course_config(root)
     return NbGraderAPI(CourseDirectory(config=config), config=config)
 
