@@ -148,65 +148,89 @@ def _kill_tree(pid: int) -> None:
             pass
 
 
+class _Workers:
+    """The worker processes of one batch: started, killed, replaced, stopped."""
+
+    def __init__(self, root: Path, assignment: str, students: list[str]):
+        self._ctx = mp.get_context("spawn")
+        self._root = str(root)
+        self.tasks, self.results = self._ctx.Queue(), self._ctx.Queue()
+        for student in students:
+            self.tasks.put((assignment, student))
+        self.processes: dict[int, mp.Process] = {}
+
+    def start(self) -> None:
+        process = self._ctx.Process(target=_worker, args=(self._root, self.tasks, self.results),
+                                    daemon=True)
+        process.start()
+        self.processes[process.pid] = process
+
+    def alive(self, pid: int) -> bool:
+        return self.processes[pid].is_alive()
+
+    def kill(self, pid: int) -> None:
+        """Kill the worker ``pid`` and its kernels."""
+        _kill_tree(pid)
+        self.processes.pop(pid).join(5)
+
+    def forget_dead(self, busy: set[int]) -> int:
+        """Forget the workers that died between students; return how many."""
+        dead = [pid for pid, w in self.processes.items() if not w.is_alive() and pid not in busy]
+        for pid in dead:
+            self.processes.pop(pid)
+        return len(dead)
+
+    def stop(self) -> None:
+        for _ in self.processes:
+            self.tasks.put(None)
+        for process in self.processes.values():
+            process.join(10)
+            if process.is_alive():
+                _kill_tree(process.pid)
+
+
 def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str] | None = None,
           budget: float = 600, progress=print) -> list[Outcome]:
     """Autograde every submitted student of ``assignment`` with ``jobs`` workers."""
     students = list(students or submitted_students(root, assignment))
     build_font_cache()
     prepare(db_url(root), course_id(root))  # before the workers, who would race to create it
-    ctx = mp.get_context("spawn")
-    tasks, results = ctx.Queue(), ctx.Queue()
-    for student in students:
-        tasks.put((assignment, student))
-
-    def start_worker():
-        process = ctx.Process(target=_worker, args=(str(root), tasks, results), daemon=True)
-        process.start()
-        return process
-
-    workers = {}
-    for _ in range(min(jobs, len(students)) or 0):
-        process = start_worker()
-        workers[process.pid] = process
+    workers = _Workers(root, assignment, students)
+    for _ in range(min(jobs, len(students))):
+        workers.start()
     running: dict[str, tuple[int, float]] = {}   # student -> (worker pid, started)
     outcomes: dict[str, Outcome] = {}
     started_all = time.perf_counter()
+
+    def finish(student: str, outcome: Outcome, worker_lost: bool = False) -> None:
+        outcomes[student] = outcome
+        _report(progress, len(outcomes), len(students), outcome, started_all)
+        if worker_lost and len(outcomes) + len(running) < len(students):
+            workers.start()  # in place of the one killed
+
     while len(outcomes) < len(students):
         try:
-            kind, student, payload = results.get(timeout=1)
+            kind, student, payload = workers.results.get(timeout=1)
         except queue.Empty:
             kind = None
         if kind == "start":
             running[student] = (payload, time.perf_counter())
         elif kind == "done":
             running.pop(student, None)
-            outcomes[student] = payload
-            _report(progress, len(outcomes), len(students), payload, started_all)
-        now = time.perf_counter()
+            finish(student, payload)
         for name, (pid, since) in list(running.items()):
-            if now - since > budget or not workers[pid].is_alive():
-                why = (f"ran past the {budget:.0f} s budget (a loop that ignores interrupts?)"
-                       if now - since > budget else "the grading worker died")
-                _kill_tree(pid)
-                workers.pop(pid).join(5)
+            late = time.perf_counter() - since > budget
+            if late or not workers.alive(pid):
+                workers.kill(pid)
                 running.pop(name)
-                outcomes[name] = Outcome(name, assignment, Status.NOT_GRADED, None, None, why)
-                _report(progress, len(outcomes), len(students), outcomes[name], started_all)
-                if len(outcomes) + len(running) < len(students):
-                    process = start_worker()
-                    workers[process.pid] = process
-        busy = {pid for pid, _ in running.values()}
-        for pid in [p for p, w in workers.items() if not w.is_alive() and p not in busy]:
-            workers.pop(pid)  # died between students: replace it while work remains
+                finish(name, Outcome(name, assignment, Status.NOT_GRADED, None, None,
+                                     f"ran past the {budget:.0f} s budget (a loop that ignores "
+                                     "interrupts?)" if late else "the grading worker died"),
+                       worker_lost=True)
+        for _ in range(workers.forget_dead({pid for pid, _ in running.values()})):
             if len(outcomes) + len(running) < len(students):
-                process = start_worker()
-                workers[process.pid] = process
-    for _ in workers:
-        tasks.put(None)
-    for process in workers.values():
-        process.join(10)
-        if process.is_alive():
-            _kill_tree(process.pid)
+                workers.start()  # died between students: replace it while work remains
+    workers.stop()
     return [outcomes[s] for s in students]
 
 
