@@ -110,6 +110,17 @@ def test_the_grader_kills_a_finished_kernel_by_config():
     assert GradingExecute(config=course_config(ROOT)).shutdown_kernel == "immediate"
 
 
+def test_the_link_refusal_still_wraps_nbgraders_autograde_set_up():
+    """intake.refuse_links_in_nbgrader wraps Autograde.init_assignment and reads the
+    submission's folder through Autograde._format_source."""
+    course_config(ROOT)  # loading it arms the refusal
+    assert getattr(Autograde.init_assignment, "refuses_links", False)
+    original = inspect.unwrap(Autograde.init_assignment)
+    assert list(inspect.signature(original).parameters) == ["self", "assignment_id", "student_id"]
+    assert list(inspect.signature(Autograde._format_source).parameters)[:3] == \
+        ["self", "assignment_id", "student_id"]
+
+
 def test_nbgrader_still_marks_its_kernels_as_autograding():
     """grading_mode.grading() reads NBGRADER_EXECUTION, which Autograde sets around execution."""
     assert "NBGRADER_EXECUTION='autograde'" in inspect.getsource(Autograde.convert_single_notebook)

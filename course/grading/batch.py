@@ -29,11 +29,11 @@ from .tamper import Finding, new_python_files, scan_submission
 RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
 
 
-def _worker(root: str, tasks, results) -> None:
+def _worker(root: str, tasks, results, settings: dict | None) -> None:
     """Worker loop: autograde each (assignment, student) taken from ``tasks``."""
     os.environ.update(tool_env())
     os.chdir(root)
-    api = nbgrader_api(Path(root))
+    api = nbgrader_api(Path(root), settings)
     while True:
         task = tasks.get()
         if task is None:
@@ -151,16 +151,17 @@ def _kill_tree(pid: int) -> None:
 class _Workers:
     """The worker processes of one batch: started, killed, replaced, stopped."""
 
-    def __init__(self, root: Path, assignment: str, students: list[str]):
+    def __init__(self, root: Path, assignment: str, students: list[str], settings: dict | None):
         self._ctx = mp.get_context("spawn")
-        self._root = str(root)
+        self._args = str(root), settings
         self.tasks, self.results = self._ctx.Queue(), self._ctx.Queue()
         for student in students:
             self.tasks.put((assignment, student))
         self.processes: dict[int, mp.Process] = {}
 
     def start(self) -> None:
-        process = self._ctx.Process(target=_worker, args=(self._root, self.tasks, self.results),
+        root, settings = self._args
+        process = self._ctx.Process(target=_worker, args=(root, self.tasks, self.results, settings),
                                     daemon=True)
         process.start()
         self.processes[process.pid] = process
@@ -190,12 +191,13 @@ class _Workers:
 
 
 def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str] | None = None,
-          budget: float = 600, progress=print) -> list[Outcome]:
-    """Autograde every submitted student of ``assignment`` with ``jobs`` workers."""
+          budget: float = 600, progress=print, settings: dict | None = None) -> list[Outcome]:
+    """Autograde every submitted student of ``assignment`` with ``jobs`` workers, with the
+    course's nbgrader settings and then ``settings`` (see ``course_dir.nbgrader_api``)."""
     students = list(students or submitted_students(root, assignment))
     build_font_cache()
     prepare(db_url(root), course_id(root))  # before the workers, who would race to create it
-    workers = _Workers(root, assignment, students)
+    workers = _Workers(root, assignment, students, settings)
     for _ in range(min(jobs, len(students))):
         workers.start()
     running: dict[str, tuple[int, float]] = {}   # student -> (worker pid, started)

@@ -32,15 +32,18 @@ def course_config(root: Path = ROOT):
     return PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
 
 
-def nbgrader_api(root: Path = ROOT):
-    """nbgrader's API on the course at ``root``, with its settings. Its calls return
-    ``{"success", "log", "error"}``; ``call`` turns a failure into an exception."""
+def nbgrader_api(root: Path = ROOT, settings: dict | None = None):
+    """nbgrader's API on the course at ``root``, with its settings and then ``settings`` (e.g.
+    ``{"Execute": {"timeout": 6}}``). Its calls return ``{"success", "log", "error"}``;
+    ``call`` turns a failure into an exception."""
     from nbgrader.apps.api import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
+    from traitlets.config import Config
 
     if str(BIN) not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = tool_env()["PATH"]  # a new gradebook runs the venv's alembic
     config = course_config(root)
+    config.merge(Config(settings or {}))
     return NbGraderAPI(CourseDirectory(config=config), config=config)
 
 

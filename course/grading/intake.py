@@ -1,5 +1,6 @@
 """What was handed in: the students of an assignment, submissions that hold links or cannot
 be read, and the gradebook the course's config points at."""
+import functools
 import os
 import stat
 from pathlib import Path
@@ -85,6 +86,7 @@ def refuse_links_in_nbgrader() -> None:
         return
     original = Autograde.init_assignment
 
+    @functools.wraps(original)
     def init_assignment(self, assignment_id: str, student_id: str) -> None:
         problem = not_plain(Path(self._format_source(assignment_id, student_id)))
         if problem:
