@@ -3,8 +3,8 @@
 Nobody sees a widget in an autograded notebook (its state is not kept and feedback shows no
 widgets), so drawing one only costs time: importing matplotlib and rendering figures is a
 third of a notebook's grading. ``nbgrader autograde`` runs its kernels with
-``NBGRADER_EXECUTION=autograde``; a student's kernel never has it. Graded functions do not depend on this: only the builders of
-explorers, flashcards and reveals do.
+``NBGRADER_EXECUTION=autograde``; a student's kernel never has it. Graded functions do not
+depend on this: only the builders of explorers, flashcards and reveals do.
 """
 import functools
 import os
