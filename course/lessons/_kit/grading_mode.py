@@ -2,9 +2,9 @@
 
 Nobody sees a widget in an autograded notebook (its state is not kept and feedback shows no
 widgets), so drawing one only costs time: importing matplotlib and rendering figures is a
-third of a notebook's grading. The grader starts its kernels with ``COURSE_GRADING=1``; a
-student's kernel never has it. Graded functions do not depend on this: only the builders of
-explorers, flashcards and reveals do.
+third of a notebook's grading. ``nbgrader autograde`` runs its kernels with
+``NBGRADER_EXECUTION=autograde``; a student's kernel never has it. Graded functions do not
+depend on this: only the builders of explorers, flashcards and reveals do.
 """
 import functools
 import os
@@ -12,7 +12,7 @@ import os
 
 def grading() -> bool:
     """True in a kernel the autograder started."""
-    return os.environ.get("COURSE_GRADING") == "1"
+    return os.environ.get("NBGRADER_EXECUTION") == "autograde"
 
 
 class NotDrawn:
