@@ -410,3 +410,7 @@ CORRECT["all-four-rewritten-together"] = {
     **CORRECT["fixed-own-windows"], **CORRECT["recursive-stack-of-pieces"],
     **CORRECT["structured-line-stack"], **CORRECT["severed-loops"],
 }
+
+WRONG["severed-nothing-to-sever"] = ("no evidence parts and no chunks: False, against rules 2 and 3",
+                                     _mutate("severed", ("return everywhere and not together",
+                                                         "return bool(evidence_parts) and everywhere and not together")))
