@@ -272,3 +272,17 @@ def test_rate_explorer_moves_its_marker(reference):
     box.slider.value = 200
     assert bytes(box.image.value) != image and box.summary.value != summary
     assert all(rates[-1] == 1.0 for rates in box.rates.values())
+
+
+# --------------------------------------------------------------------- the offsets rule, stated and quoted
+
+
+def test_find_offsets_break_a_stated_rule_and_the_feedback_names_it():
+    """text.find(body) meets "text[start:end] == body": the contract and the message must ask for more."""
+    report = score_in_process(A3, WRONG["structured-find-after-chunking"][1])
+    message = report.failures["test_structured_metadata"]
+    rule = message.split("the contract says:", 1)[1].split("\n  ", 1)[0]
+    assert "own position" in rule and "text.find(body)" in rule, message
+    contract = next(c.source for c in nbformat.read(release_path(A3), as_version=4).cells
+                    if c.source.startswith("## Part 3"))
+    assert "**the section's own position**" in contract and "not at the first place" in contract

@@ -131,6 +131,35 @@ def _keyed_rows(text: str | None, keys: dict, columns: dict) -> tuple[dict, dict
     return found, {name: (headers[i] if i is not None else "") for name, i in where.items()}
 
 
+# A number as people write it: 8192, 8,192 (thousands in groups of three), 12.5.
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+
+
+def numbers(cell: str) -> list[float]:
+    """The numbers in a card cell, thousands separators read ("1,024" is 1024, not 1 and 24);
+    anything in parentheses is a remark and ignored."""
+    return [float(n.replace(",", "")) for n in re.findall(_NUMBER, re.sub(r"\(.*?\)", "", cell))]
+
+
+# Words that carry no content of their own: a cell made of them says nothing.
+_FILLER = set("""a an the and or but of to in on at by for with from as is are be was it its this
+that these those there here so very just some any thing things stuff something etc etc. blah
+lorem ipsum dolor sit amet foo bar baz qux xxx todo tbd tba n/a na none word words text yes no
+ok okay test asdf filler whatever same above below""".split())
+
+
+def content_words(cell: str) -> set[str]:
+    """The distinct words of a cell that say something (letters, two or more; filler left out)."""
+    return {w for w in re.findall(r"[a-z][a-z'-]+", cell.lower()) if w not in _FILLER}
+
+
+def says_something(cell: str, least_words: int) -> bool:
+    """True if a cell has ``least_words`` words, at least half of them (and two) distinct words
+    with content: an honest short cell like "uniform logs" passes; "blah blah blah",
+    "word word word" and lorem ipsum do not."""
+    return len(cell.split()) >= least_words and len(content_words(cell)) >= max(2, -(-least_words // 2))
+
+
 def _exhibit(text: str | None) -> Exhibit:
     exhibit = Exhibit()
     if text is None:
@@ -140,11 +169,11 @@ def _exhibit(text: str | None) -> Exhibit:
         chunk = block.group(2)
         exhibit.chunk = chunk[:-1] if chunk.endswith("\n") else chunk
     rest = _outside_fences(text)
-    size = re.search(r"\bsize\s*[=:]\s*(\d+)", rest, re.I)
-    overlap = re.search(r"\boverlap\s*[=:]\s*(\d+)", rest, re.I)
+    size = re.search(rf"\bsize\s*[=:]\s*({_NUMBER})", rest, re.I)
+    overlap = re.search(rf"\boverlap\s*[=:]\s*({_NUMBER})", rest, re.I)
     question = re.search(r"question\s*[=:]\s*(.+)", rest, re.I)
-    exhibit.size = int(size.group(1)) if size else None
-    exhibit.overlap = int(overlap.group(1)) if overlap else None
+    exhibit.size = int(numbers(size.group(1))[0]) if size else None
+    exhibit.overlap = int(numbers(overlap.group(1))[0]) if overlap else None
     exhibit.question = question.group(1).strip().strip("`\"'") if question else ""
     return exhibit
 
