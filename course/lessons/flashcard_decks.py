@@ -159,8 +159,8 @@ DECKS: dict[str, list[Card]] = {
              'T24gdGV4dCB3aXRoIG5vIHVzZWZ1bCBzdHJ1Y3R1cmUgKG5vdGVzLCB0cmFuc2NyaXB0cywgY2hhdHMpIG9yIHdoZXJlIHN0cnVjdHVyYWwgYm91bmRhcmllcyBzdGlsbCBmZWVsIHdyb25nLCBhbmQgd2hlbiB0aGUgaW5nZXN0IGJpbGwgaXMgYWNjZXB0YWJsZS4=',
              after=('worth_it_when',)),
         Card('What do semantic chunks lose that structure-aware chunks keep?',
-             "The heading path: 'Late reports need VP sign-off.' no longer says which section it "
-             'came from. Stamp metadata at chunk time anyway.'),
+             "The heading path: 'Late reports need VP sign-off.' does not name its section. Stamp "
+             'metadata at chunk time anyway.'),
         Card('You change the similarity threshold after launch. What follows?',
              'A re-chunk, so re-embed and re-index everything: chunks and vectors must stay in '
              'lockstep.'),

@@ -1,10 +1,10 @@
-"""Assignment 3's explorers: one document torn three ways, side by side.
+"""Assignment 3's explorers: one document chunked three ways, side by side.
 
 Every widget takes the chunkers to show as parameters, so a student watches *their own*
 ``chunk_fixed``, ``chunk_recursive`` and ``chunk_structured`` at work:
 
 * ``tearing_explorer`` — size and overlap sliders over the document, each strategy's chunk
-  boundaries drawn on one lane, the sentences cut in half and the numbers torn from their rule
+  boundaries drawn on one lane, the sentences cut and the numbers whose rule was cut
   marked in red, the counts in the summary;
 * ``query_explorer`` — a query box showing each strategy's top chunk from the course retriever;
 * ``rate_explorer`` — answerable rate against chunk size for each strategy, with a size slider.
@@ -28,7 +28,7 @@ Figure = Lazy("matplotlib.figure", "Figure")
 STRATEGIES = ("fixed", "recursive", "structured")
 _COLOURS = {"fixed": ("#4C72B0", "#9DB4D9"), "recursive": ("#DD8452", "#F0BD98"),
             "structured": ("#55A868", "#A4D3B0")}
-CUT_COLOUR = "#C0392B"  # a sentence, number or code fence torn in two
+CUT_COLOUR = "#C0392B"  # a sentence, rule or code fence cut
 
 
 def tearings(chunk_fixed, chunk_recursive, chunk_structured, *, source="document.md"):
@@ -67,8 +67,8 @@ def _draw_static(ax, document) -> None:
     ax.set_yticks(range(len(STRATEGIES)), list(reversed(STRATEGIES)), fontsize=8)
     ax.set_xlim(0, n)
     ax.set_ylim(-0.55, len(STRATEGIES) - 0.05)
-    ax.set_xlabel("character offset in the document (red bar: sentence cut; ▼ number torn "
-                  "from its rule)", fontsize=7)
+    ax.set_xlabel("character offset in the document (red bar: sentence cut; ▼ number whose "
+                  "rule was cut)", fontsize=7)
     ax.tick_params(axis="x", labelsize=7)
 
 
@@ -136,7 +136,7 @@ class Blitter:
 
 def _summary_rows(document, results, damages, questions, judge) -> str:
     head = ("<tr><th>strategy</th><th>chunks</th><th>longest</th><th>sentences cut</th>"
-            "<th>numbers torn from their rule</th>")
+            "<th>numbers whose rule was cut</th>")
     if questions and judge:
         head += "<th>questions answerable from one chunk</th>"
     rows = [head + "</tr>"]
@@ -151,7 +151,7 @@ def _summary_rows(document, results, damages, questions, judge) -> str:
                        for c in chunks), default=0)
         cells = [name, f"<b class='chunk-count'>{len(chunks)}</b>", str(longest),
                  f"<span class='sentences-cut'>{len(hurt.cut)}</span> of {len(hurt.sentences)}",
-                 f"<span class='numbers-torn'>{len(hurt.separated)}</span> of {len(hurt.numbers)}"]
+                 f"<span class='numbers-cut'>{len(hurt.separated)}</span> of {len(hurt.numbers)}"]
         if questions and judge:
             try:
                 ok = sum(bool(judge(chunks, q.evidence)) for q in questions)
@@ -166,7 +166,7 @@ def _summary_rows(document, results, damages, questions, judge) -> str:
 def tearing_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, size=180,
                      overlap=40, *, source="document.md", questions=None, judge=None,
                      low=40, high=400, step=10):
-    """Size and overlap sliders over ``document`` torn by the three chunkers given.
+    """Size and overlap sliders over ``document`` chunked by the three chunkers given.
 
     With ``questions`` (``Question`` objects) and ``judge(chunks, evidence) -> bool`` (the
     student's ``answerable``), the summary also counts the questions one chunk can answer.
