@@ -3,8 +3,8 @@
 Walks every source notebook in order. For each graded multiple-choice or numeric question (a
 solution cell that sets names to literals which a later test cell checks), it collects what a
 student sees before the question: every earlier cell as released (no solution, no hidden test,
-no mark scheme) and the flashcard decks as importable text (a module can be imported in any
-cell). The answer must not show there:
+no mark scheme), the flashcard decks as importable text (a module can be imported in any
+cell) and the course analogy (shown at the top of assignment 1). The answer must not show there:
 
 * a multiple-choice answer: no run of six words of the right option's text;
 * a number, string or list: no visible check ``expect(…, value)`` or ``… == value`` on it;
@@ -20,6 +20,7 @@ import nbformat
 import pytest
 
 from course.grading.course_dir import ROOT, assignments, notebooks
+from course.lessons.analogy import TEXTS as ANALOGY
 from course.lessons.flashcard_decks import DECKS
 
 ASSIGNMENTS = assignments()
@@ -35,7 +36,8 @@ GIVEAWAYS = {
     "cost_source": ["you embed every sentence", "every sentence is embedded to find the cuts"],
     "worth_it_when": ["structure first; semantic chunking"],
     "threshold_effect": ["never fewer: a gap that cuts"],
-    "overlap_evidence": ["it stores text another window already holds"],
+    "overlap_evidence": ["it stores text another window already holds",
+                         "the overlap itself are not new evidence", "overlap only repeats text"],
 }
 
 _BLOCKS = [("### BEGIN SOLUTION", "### END SOLUTION"),
@@ -148,6 +150,7 @@ def _checks_value(code: str, value) -> bool:
 def leaks(label, name, value, q, option, cells) -> list[str]:
     before = [(i, visible(c.source), c.cell_type) for i, c in enumerate(cells[:q])]
     before.append(("the flashcard decks", deck_text(), "markdown"))
+    before.append(("the analogy", " ".join(ANALOGY.values()), "markdown"))  # shown in A1
     found = []
     option_grams = ngrams(option) if option else set()
     numeric = not isinstance(value, bool) and isinstance(value, (int, str, list, tuple))
