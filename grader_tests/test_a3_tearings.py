@@ -212,7 +212,7 @@ def test_tearing_explorer_redraws_with_the_students_chunkers(reference):
     assert image.startswith(b"\x89PNG")
     assert re.findall(r"class='chunk-count'>(\d+)<", summary) == ["5", "6", "5"]
     assert re.findall(r"class='sentences-cut'>(\d+)<", summary) == ["1", "1", "1"]
-    assert re.findall(r"class='numbers-torn'>(\d+)<", summary) == ["0", "3", "3"]
+    assert re.findall(r"class='numbers-cut'>(\d+)<", summary) == ["0", "3", "3"]
     box.slider.value = 300
     assert box.summary.value != summary and bytes(box.image.value) != image
     assert re.findall(r"class='chunk-count'>(\d+)<", box.summary.value) == ["3", "3", "3"]
@@ -258,7 +258,7 @@ def test_fates_stepper_has_five_steps_and_three_fates(reference):
         seen.append(box.view.value)
         assert f"step {step} / 5" in box.view.value
     assert len(set(seen)) == 5
-    assert "fate-torn" in seen[1] and "fate-whole" in seen[2] and "fate-whole" in seen[3]
+    assert "fate-lost" in seen[1] and "fate-whole" in seen[2] and "fate-whole" in seen[3]
     assert seen[4].count("retrieved-complete") == 1
 
 

@@ -43,8 +43,8 @@ and the embedding model count tokens, not characters.</p>
 overlap <i>O</i>, stride <i>C − O</i>); <b>recursive</b> splitting (try separators in
 priority order: blank line, newline, sentence end, space, then a hard cut, merging pieces up
 to the limit); and <b>structure-aware</b> splitting (cut at the document's own headings and
-stamp source, heading path and offsets on every chunk as metadata). Overlap only repeats
-text across a boundary; good boundaries avoid the cut in the first place.</p>
+stamp source, heading path and offsets on every chunk as metadata). What overlap buys, and
+what it costs, is measured in the assignments.</p>
 """,
 }
 

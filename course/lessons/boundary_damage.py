@@ -1,4 +1,4 @@
-"""What a chunking did to a document: sentences cut in half, numbers torn from their rule.
+"""What a chunking did to a document: sentences cut, and numbers whose rule was cut.
 
 Judged from the chunks alone, so any chunker can be measured: a sentence is *whole* when some
 chunk holds all of it (whitespace compared loosely, so a line break inside the sentence does not

@@ -244,7 +244,7 @@ def format_problems(card: Card) -> list[str]:
                                 ("size", "overlap", "separators", "why"))
     exhibit = card.exhibit
     if exhibit.chunk is None or not exhibit.chunk.strip():
-        problems.append("exhibit: paste the torn chunk between the ``` fence lines")
+        problems.append("exhibit: paste the chunk that severs an answer between the ``` fence lines")
     if exhibit.size is None or exhibit.overlap is None:
         problems.append("exhibit: state the fixed chunker's settings as 'size = N, overlap = M'")
     if not exhibit.question:

@@ -3,8 +3,8 @@
 Step 1 shows the document and where the answer lives; steps 2–4 tear it with the student's
 fixed, recursive and structure-aware chunkers; step 5 asks the retriever. Each tearing gives the
 answer one of three fates: **whole** (one chunk holds every part), **severed** (every part is
-somewhere, no chunk holds them all — the student's ``severed`` decides) or **torn** (a part
-itself is cut, so no chunk holds it whole).
+somewhere, no chunk holds them all — the student's ``severed`` decides) or **lost** (a part
+occurs in no chunk: it was cut). The words are the course's glossary (assignment 1).
 """
 from html import escape
 
@@ -44,10 +44,10 @@ def _mark(text: str, parts) -> str:
 
 
 def fate(chunks, evidence, severed, judge) -> str:
-    """'whole', 'severed' or 'torn' for ``evidence`` under ``chunks`` (the student's judges)."""
+    """'whole', 'severed' or 'lost' for ``evidence`` under ``chunks`` (the student's judges)."""
     if judge(chunks, evidence):
         return "whole"
-    return "severed" if severed(chunks, evidence) else "torn"
+    return "severed" if severed(chunks, evidence) else "lost"
 
 
 def _judged(results, name, question, severed, judge):

@@ -1,10 +1,10 @@
-"""Assignment 3's explorers: one document torn three ways, side by side.
+"""Assignment 3's explorers: one document chunked three ways, side by side.
 
 Every widget takes the chunkers to show as parameters, so a student watches *their own*
 ``chunk_fixed``, ``chunk_recursive`` and ``chunk_structured`` at work:
 
 * ``tearing_explorer`` — size and overlap sliders over the document, each strategy's chunk
-  boundaries drawn on one lane, the sentences cut in half and the numbers torn from their rule
+  boundaries drawn on one lane, the sentences cut in half and the numbers whose rule was cut
   marked in red, the counts in the summary;
 * ``query_explorer`` — a query box showing each strategy's top chunk from the course retriever;
 * ``rate_explorer`` — answerable rate against chunk size for each strategy, with a size slider.
@@ -34,7 +34,7 @@ def _draw_static(ax, document) -> None:
         ax.text(offset, len(STRATEGIES) - 0.35, title[:18], fontsize=6, color=GUIDE_TEXT,
                 va="bottom")
     lane_axes(ax, document, "character offset in the document (red bar: sentence cut; ▼ number "
-              "torn from its rule)", headroom=0.05)
+              "whose rule was cut)", headroom=0.05)
 
 
 def draw_tearings(ax, document, results, damages, size, overlap) -> list:
@@ -64,7 +64,7 @@ def draw_tearings(ax, document, results, damages, size, overlap) -> list:
 
 
 def _summary_rows(document, results, damages, questions, judge) -> str:
-    head = ["chunks", "longest", "sentences cut", "numbers torn from their rule"]
+    head = ["chunks", "longest", "sentences cut", "numbers whose rule was cut"]
     if questions and judge:
         head.append("questions answerable from one chunk")
 
@@ -73,7 +73,7 @@ def _summary_rows(document, results, damages, questions, judge) -> str:
         row = [f"<b class='chunk-count'>{len(chunks)}</b>",
                str(max((len(chunk_text(c)) for c in chunks), default=0)),
                f"<span class='sentences-cut'>{len(hurt.cut)}</span> of {len(hurt.sentences)}",
-               f"<span class='numbers-torn'>{len(hurt.separated)}</span> of {len(hurt.numbers)}"]
+               f"<span class='numbers-cut'>{len(hurt.separated)}</span> of {len(hurt.numbers)}"]
         if questions and judge:
             try:
                 ok = sum(bool(judge(chunks, q.evidence)) for q in questions)
@@ -89,7 +89,7 @@ def _summary_rows(document, results, damages, questions, judge) -> str:
 def tearing_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, size=180,
                      overlap=40, *, source="document.md", questions=None, judge=None,
                      low=40, high=400, step=10):
-    """Size and overlap sliders over ``document`` torn by the three chunkers given.
+    """Size and overlap sliders over ``document`` chunked by the three chunkers given.
 
     With ``questions`` (``Question`` objects) and ``judge(chunks, evidence) -> bool`` (the
     student's ``answerable``), the summary also counts the questions one chunk can answer.
