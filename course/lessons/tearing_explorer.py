@@ -52,9 +52,9 @@ def draw_tearings(ax, document, results, damages, size, overlap) -> list:
             continue
         hurt = damages[name]
         artists += mark_cuts(ax, y, hurt.cut, 0.06)
-        torn = [position for position, _ in hurt.separated]
-        if torn:
-            artists.extend(ax.plot(torn, [y - 0.30] * len(torn), linestyle="none", marker="v",
+        severed_at = [position for position, _ in hurt.separated]
+        if severed_at:
+            artists.extend(ax.plot(severed_at, [y - 0.30] * len(severed_at), linestyle="none", marker="v",
                                    markersize=5, color=CUT))
     artists.append(ax.text(0.5, 1.03, f"size {size}, overlap {overlap} (fixed only)",
                            transform=ax.transAxes, ha="center", va="bottom", fontsize=8))
