@@ -17,8 +17,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .grading_mode import not_while_grading
-from .wiring import wire
+from ._kit.chunks import code_fences, fenced_lines
+from ._kit.grading_mode import not_while_grading
+from ._kit.wiring import wire
 
 CARD_FILE = "chunking_notes.md"
 
@@ -59,13 +60,10 @@ class Card:
 
 def _sections(text: str) -> dict[str, str]:
     """Level-2 heading (lower case) -> the text under it."""
-    parts, current, lines, fence = {}, None, [], None
-    for line in text.splitlines():
-        marker = re.match(r"^ {0,3}(```|~~~)", line)
-        if marker:
-            fence = None if fence == marker.group(1) else (fence or marker.group(1))
-        if fence is None and not marker and re.match(r"^##\s+\S", line) \
-                and not line.startswith("###"):
+    parts, current, lines = {}, None, []
+    for _, line, fenced in fenced_lines(text):
+        line = line.rstrip("\r\n")
+        if not fenced and re.match(r"^##\s+\S", line) and not line.startswith("###"):
             if current is not None:
                 parts[current] = "\n".join(lines)
             current, lines = line.lstrip("#").strip().lower(), []
@@ -84,7 +82,12 @@ def _find(sections: dict[str, str], *words: str) -> str | None:
 
 
 def _outside_fences(text: str) -> str:
-    return re.sub(r"(?ms)^ {0,3}(```|~~~).*?^ {0,3}\1[^\n]*$", "", text)
+    """``text`` without its closed fenced blocks (the course's one fence rule)."""
+    kept, cursor = [], 0
+    for start, end in code_fences(text, closed_only=True):
+        kept.append(text[cursor:start])
+        cursor = end
+    return "".join(kept) + text[cursor:]
 
 
 def table_rows(text: str) -> tuple[list[str], list[list[str]]]:
@@ -164,10 +167,10 @@ def _exhibit(text: str | None) -> Exhibit:
     exhibit = Exhibit()
     if text is None:
         return exhibit
-    block = re.search(r"(?ms)^ {0,3}(```|~~~)[^\n]*\n(.*?)^ {0,3}\1[^\n]*$", text)
-    if block:
-        chunk = block.group(2)
-        exhibit.chunk = chunk[:-1] if chunk.endswith("\n") else chunk
+    blocks = code_fences(text, closed_only=True)
+    if blocks:
+        start, end = blocks[0]
+        exhibit.chunk = "\n".join(text[start:end].split("\n")[1:-1])
     rest = _outside_fences(text)
     size = re.search(rf"\bsize\s*[=:]\s*({_NUMBER})", rest, re.I)
     overlap = re.search(rf"\boverlap\s*[=:]\s*({_NUMBER})", rest, re.I)
@@ -195,16 +198,6 @@ def parse_card(text: str) -> Card:
     card.rules, _ = _keyed_rows(
         _find(sections, "rule"), _RULE_KEYS, {"what": ("what", "happens"), "why": ("why",)})
     return card
-
-
-def read_card(folder: str | Path = ".") -> Card:
-    """Parse ``chunking_notes.md`` in ``folder`` (FileNotFoundError, helpfully, if absent)."""
-    path = Path(folder) / CARD_FILE
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"{CARD_FILE} is not in {Path(folder).resolve()}: the release ships a template "
-            "beside this notebook; fill it in there (JupyterLab's editor) and keep its name")
-    return parse_card(path.read_text(encoding="utf-8"))
 
 
 def card_text(folder: str | Path = ".", fallback=None) -> tuple[str | None, str]:

@@ -18,7 +18,8 @@ from html import escape
 
 import ipywidgets as widgets
 
-from .grading_mode import not_while_grading
+from ._kit.grading_mode import not_while_grading
+from ._kit.palette import BLUE, GREEN, ORANGE
 from .flashcard_decks import DECKS, Card, back_of
 from .reveal import missing_predictions
 
@@ -138,11 +139,11 @@ def readable(cards, answers=None) -> list[tuple[str, str]]:
 
 def _card_html(session: Session, title: str) -> str:
     if session.done:
-        return ("<div class='flashcard done' style='border:2px solid #55A868;border-radius:8px;"
+        return (f"<div class='flashcard done' style='border:2px solid {GREEN};border-radius:8px;"
                 "padding:14px;min-height:90px'><b>Round finished.</b> Every card was marked "
                 "<i>knew it</i> at least once. Press <b>Start over</b> for another round.</div>")
     side = "answer" if session.back else "question"
-    colour = "#DD8452" if session.back else "#4C72B0"
+    colour = ORANGE if session.back else BLUE
     position = f"card {session.current + 1} of {len(session.cards)}"
     return (f"<div class='flashcard {side}' style='border:2px solid {colour};border-radius:8px;"
             f"padding:14px;min-height:90px'><small>{escape(title)} · {position} · {side}</small>"
