@@ -60,7 +60,9 @@ c.Execute.interrupt_on_timeout = True
 # Seconds a kernel may take to answer at start (the sandbox's answers in about 1); one that does
 # not is killed and the student is "not graded: the kernel did not start". Tests shorten it.
 c.Execute.startup_timeout = int(os.environ.get("COURSE_STARTUP_TIMEOUT", "60"))
-c.Execute.allow_errors = True   # a failing cell costs that cell, never the whole notebook
+# (nbgrader's Execute always allows errors, not configurably: a failing cell costs that cell,
+# never the whole notebook.)
+c.Execute.shutdown_kernel = "immediate"  # the notebook has run: no graceful shutdown's wait
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 40
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from course.grading import demo, releases, sandbox_kernel
 from course.grading.course_dir import ROOT
-from course.grading.cycle import export_class, run_cycle
-from course.grading.gradebook_csv import table
+from course.grading.cycle import export_class, run_cycle, summary
+from course.grading.outcome import Status
 from course.grading.class_report import report_assignment
 
 
@@ -27,15 +27,7 @@ def grade(args) -> int:
     root = args.course.resolve()
     cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
                       students=args.students or None)
-    print()
-    print(table(cycle.outcomes))
-    print()
-    for status in ("graded", "needs review", "not graded"):
-        names = [o.student_id for o in cycle.outcomes if o.status == status]
-        listed = f": {', '.join(names)}" if names and status != "graded" else ""
-        print(f"{len(names)} {status}{listed}")
-    for problem in cycle.problems:
-        print("problem:", problem)
+    print(summary(cycle.outcomes, cycle.problems))
     print(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
           f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
           f"log: {cycle.log.relative_to(root)}")
@@ -116,8 +108,9 @@ def main(argv=None) -> int:
         return export_again(args)
     elif args.command == "demo":
         outcomes = demo.run()
-        expected = {"reference": "graded", "blank": "graded", "partly-done": "graded",
-                    "broken": "not graded", "cheating": "needs review"}
+        expected = {"reference": Status.GRADED, "blank": Status.GRADED,
+                    "partly-done": Status.GRADED, "broken": Status.NOT_GRADED,
+                    "cheating": Status.NEEDS_REVIEW}
         if any(expected[o.student_id] != o.status for o in outcomes):
             print("demo: a student did not end as expected", file=sys.stderr)
             return 1

@@ -107,3 +107,12 @@ def test_real_autograde_agrees_on_mistakes(real_scores, name):
 @pytest.mark.parametrize("name", REAL_CORRECT)
 def test_real_autograde_agrees_on_correct_variants(real_scores, name):
     assert real_scores[f"correct-{name}"] == (FULL, FULL)
+
+
+def test_stripping_a_fitting_paragraph_breaks_a_stated_rule_and_the_feedback_names_it():
+    """Rule 3 once said "its *inner* spacing": stripping the edges looked allowed."""
+    report = score_in_process(A1, WRONG["strips-paragraphs"][1])
+    assert "leading and trailing" in report.failures["test_pack_verbatim"]
+    contract = next(c.source for c in nbformat.read(release_path(A1), as_version=4).cells
+                    if "### 2a · `pack_paragraphs" in c.source)
+    assert "not even leading or trailing" in contract and "*inner*" not in contract

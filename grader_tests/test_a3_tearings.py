@@ -212,7 +212,7 @@ def test_tearing_explorer_redraws_with_the_students_chunkers(reference):
     assert image.startswith(b"\x89PNG")
     assert re.findall(r"class='chunk-count'>(\d+)<", summary) == ["5", "6", "5"]
     assert re.findall(r"class='sentences-cut'>(\d+)<", summary) == ["1", "1", "1"]
-    assert re.findall(r"class='numbers-torn'>(\d+)<", summary) == ["0", "3", "3"]
+    assert re.findall(r"class='numbers-cut'>(\d+)<", summary) == ["0", "3", "3"]
     box.slider.value = 300
     assert box.summary.value != summary and bytes(box.image.value) != image
     assert re.findall(r"class='chunk-count'>(\d+)<", box.summary.value) == ["3", "3", "3"]
@@ -258,7 +258,7 @@ def test_fates_stepper_has_five_steps_and_three_fates(reference):
         seen.append(box.view.value)
         assert f"step {step} / 5" in box.view.value
     assert len(set(seen)) == 5
-    assert "fate-torn" in seen[1] and "fate-whole" in seen[2] and "fate-whole" in seen[3]
+    assert "fate-lost" in seen[1] and "fate-whole" in seen[2] and "fate-whole" in seen[3]
     assert seen[4].count("retrieved-complete") == 1
 
 
@@ -272,3 +272,17 @@ def test_rate_explorer_moves_its_marker(reference):
     box.slider.value = 200
     assert bytes(box.image.value) != image and box.summary.value != summary
     assert all(rates[-1] == 1.0 for rates in box.rates.values())
+
+
+# --------------------------------------------------------------------- the offsets rule, stated and quoted
+
+
+def test_find_offsets_break_a_stated_rule_and_the_feedback_names_it():
+    """text.find(body) meets "text[start:end] == body": the contract and the message must ask for more."""
+    report = score_in_process(A3, WRONG["structured-find-after-chunking"][1])
+    message = report.failures["test_structured_metadata"]
+    rule = message.split("the contract says:", 1)[1].split("\n  ", 1)[0]
+    assert "own position" in rule and "text.find(body)" in rule, message
+    contract = next(c.source for c in nbformat.read(release_path(A3), as_version=4).cells
+                    if c.source.startswith("## Part 3"))
+    assert "**the section's own position**" in contract and "not at the first place" in contract

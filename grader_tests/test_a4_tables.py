@@ -257,3 +257,30 @@ def test_side_by_side_shows_fixed_fails_and_table_aware_answers(reference):
     fixed, aware = view.value.split("<h4>table-aware</h4>")
     assert "self-sufficient: no" in fixed and "self-sufficient: yes" in aware
     assert "APAC | 12 | 40" in fixed and "Region | Breakfast | Dinner" in aware
+
+
+# --------------------------------------------------------------------------- one fence rule
+
+
+FENCE_PROBES = ["```", "~~~", "   ```", "    ```", "\t```", "```python", "~~~ | a | b |", " ~~~~"]
+CLOSERS = ["```", "~~~", "   ~~~", "    ```", "```bash"]
+
+
+@pytest.mark.parametrize("opener", FENCE_PROBES)
+def test_a3_and_a4_fence_the_same_lines(reference, opener):
+    """Assignment 3's chunk_structured and assignment 4's chunk_with_tables read fences alike."""
+    a3 = {}
+    for code in solutions(nbformat.read(source_path("03-three-tearings"), as_version=4)).values():
+        exec(code, a3)
+    for closer in CLOSERS:
+        doc = f"# Top\nx\n{opener}\n# inside\n{closer}\n# after\ny\n"
+        a3_titles = {t for c in a3["chunk_structured"](doc, "d") for t in c["heading_path"]}
+        a4_prefixes = {c.split(":", 1)[0] for c in reference["chunk_with_tables"](doc, 1000)}
+        assert ("inside" in a3_titles) == ("inside" in a4_prefixes), (opener, closer)
+        assert ("after" in a3_titles) == ("after" in a4_prefixes), (opener, closer)
+
+
+def test_a4_contract_states_assignment_3s_fence_rule():
+    contract = next(c.source for c in nbformat.read(release_path(A4), as_version=4).cells
+                    if c.source.startswith("## Part 5"))
+    assert "**at most three** spaces" in contract and "`~~~`" in contract and "**same** three" in contract

@@ -20,7 +20,7 @@ from course.lessons import decision_card, fence_check, real_docs
 from course.lessons.documents import LAB_QUERIES, POLICY
 from harness import (autograde, release_path, score_in_process, scratch_course, secret_lines,
                      source_path, submission)
-from implementations.a5_cards import CARD_ITEMS, COMPLETE, DEFECTIVE
+from implementations.a5_cards import CARD_ITEMS, COMPLETE, DEFECTIVE, FAIR_CARDS
 
 A5 = "05-own-docs-verdict"
 AUTOGRADED = 36.0
@@ -87,6 +87,20 @@ def test_each_card_defect_loses_exactly_its_item(name):
     assert lost(report) == {grade_cell: CARD_ITEMS[grade_cell]}, f"{name} ({what}): {report.summary()}"
     item = list(CARD_ITEMS).index(grade_cell) + 1
     assert f"card item {item}" in report.failures[grade_cell]
+
+
+@pytest.mark.parametrize("name", sorted(FAIR_CARDS))
+def test_each_fair_card_earns_every_card_point(name):
+    """Sizes written 1,024 or 8,192 and short honest cells are a careful student's card."""
+    report = score(card=FAIR_CARDS[name])
+    assert report.total == AUTOGRADED, f"{name}: {report.summary()}"
+
+
+def test_card_numbers_read_thousands_separators():
+    assert decision_card.numbers("1,024") == [1024.0]
+    assert decision_card.numbers("256–8,192 (not 12,5)") == [256.0, 8192.0]
+    card = decision_card.parse_card(COMPLETE.replace("size = 120, overlap = 20", "size = 1,200, overlap = 20"))
+    assert (card.exhibit.size, card.exhibit.overlap) == (1200, 20)
 
 
 def test_a_card_with_several_defects_gets_a_message_for_each():
@@ -279,6 +293,15 @@ MIT. Contributions welcome: open an issue first for anything larger than a typo.
 """
 
 CORRECT_VARIANTS = {
+    # Part 0 promises a check of the chosen chunk, not of the whole run: a stray chunk elsewhere
+    # (here the document's first 20 characters again) costs nothing when the recorded one meets the contract.
+    "recursive-run-with-a-stray-chunk-elsewhere": _chunkers_with('''
+_chunk_recursive_a3 = chunk_recursive
+
+def chunk_recursive(text, size, separators=("\\n\\n", "\\n", ". ", " ", ""), length=len):
+    chunks = _chunk_recursive_a3(text, size, separators, length)
+    return chunks + [text[:20]] if text == globals().get("DOCUMENT") else chunks
+'''),
     "structured-worst-given-as-body": {
         "worst_chunks": WORST_ALL.replace('CHUNKS["structured"][11]["text"]',
                                           'CHUNKS["structured"][11]["body"]')},
@@ -341,7 +364,7 @@ def test_mark_scheme_in_the_source_and_not_in_the_release():
     source = _cell(source_path(A5), "verdict_rubric").source
     released = _cell(release_path(A5), "verdict_rubric").source
     assert "BEGIN MARK SCHEME" in source and "Mark scheme (10 points)" in source
-    assert "MARK SCHEME" not in released and "Mark scheme" not in released
+    assert "mark scheme" not in released.lower() and "for tas" not in released.lower()
     assert "ten lines" in released  # the task itself is kept
 
 
@@ -558,5 +581,26 @@ def test_feedback_hides_the_hidden_tests(real_run):
         "generate_feedback", A5, "--student", "card-exhibit-severs-nothing", "--force",
         root=root, check=False)
     html = next((root / "feedback" / "card-exhibit-severs-nothing" / A5).glob("*.html")).read_text()
-    assert "severs no answer" in html, nbgrader_result.stderr[-2000:]
+    assert "tears no answer" in html, nbgrader_result.stderr[-2000:]
     assert "_contract_fixed" not in html and "HIDDEN TESTS" not in html
+
+
+# --- what the notebook says of its own parts and contracts -----------------------------------
+
+def test_the_reference_chunkers_meet_assignment_3s_contracts():
+    """Part 0 says "Their contracts are assignment 3's": the instructor's own must pass A3."""
+    from course.grading.submissions import solutions
+    own = solutions(nbformat.read(source_path(A5), as_version=4))["own_chunkers"]
+    report = score_in_process("03-three-tearings", {"chunk_fixed": own, "chunk_recursive": own,
+                                                    "chunk_structured": own})
+    parts = ("test_fixed", "test_recursive", "test_structured")
+    failed = [gid for gid in report.failures if gid.startswith(parts)]
+    assert not failed, report.summary()
+
+
+def test_every_pointer_to_the_card_names_the_cards_part():
+    nb = nbformat.read(release_path(A5), as_version=4)
+    text = "\n".join(c.source for c in nb.cells)
+    card_part = re.search(r"^## Part (\d+) · The chunking decision card", text, re.M).group(1)
+    pointers = re.findall(r"card in Part (\d+)|Part (\d+) \(the decision card\)", text)
+    assert pointers and {a or b for a, b in pointers} == {card_part}

@@ -8,9 +8,11 @@ those, so the clarified sentence is the only thing between it and full marks.
 """
 import importlib
 
+import nbformat
 import pytest
 
-from harness import autograde, score_in_process, submission
+from harness import autograde, score_in_process, source_path, submission
+from harness import test_cells as graded_cells
 
 ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-tearings",
                4: "04-table-rescue", 6: "06-semantic-chunking"}
@@ -42,10 +44,12 @@ def test_blind_student_earns_full_marks(number, name):
 
 @pytest.mark.parametrize("number", sorted(ASSIGNMENTS))
 def test_blind_students_through_the_real_autograder(number):
+    """Full marks, or (superseded) exactly the points of the tests their old reading fails."""
     blind, superseded = _students(number)
     assignment = ASSIGNMENTS[number]
-    honest = {name: submission(assignment, cells) for name, cells in blind.items()
-              if name not in superseded}
-    scores = autograde(assignment, honest)
+    points = graded_cells(nbformat.read(source_path(assignment), as_version=4))
+    scores = autograde(assignment, {name: submission(assignment, cells) for name, cells in blind.items()})
+    assert set(scores) == set(blind)
     for name, score in scores.items():
-        assert isinstance(score, tuple) and score[0] == score[1] > 0, f"{name}: {score}"
+        lost = sum(points[test] for test in superseded.get(name, ()))
+        assert isinstance(score, tuple) and score[1] > 0 and score[0] == score[1] - lost, f"{name}: {score}"

@@ -4,7 +4,7 @@ back from nbgrader's tables, so a grade entered by hand counts."""
 from nbgrader.api import Gradebook
 
 from course.grading.class_record import record, recorded
-from course.grading.gradebook_csv import Outcome
+from course.grading.outcome import Outcome
 from course.grading.shared_gradebook import prepare
 
 

@@ -5,7 +5,6 @@ Each student is the instructor's solution with one act of sabotage or accident a
 answer cell (or the file itself broken).
 """
 import copy
-import os
 from pathlib import Path
 
 import nbformat
@@ -144,13 +143,9 @@ def graded(tmp_path_factory):
             (folder / NAME).write_bytes(nb)
         else:
             nbformat.write(nb, folder / NAME)
-    os.environ["COURSE_CELL_TIMEOUT"] = "6"
     lines = []
-    try:
-        outcomes = batch.grade(A1, root, jobs=2, budget=150,
-                               progress=lambda *a, **k: lines.append(" ".join(map(str, a))))
-    finally:
-        os.environ.pop("COURSE_CELL_TIMEOUT")
+    outcomes = batch.grade(A1, root, jobs=2, budget=150, settings={"Execute": {"timeout": 6}},
+                           progress=lambda *a, **k: lines.append(" ".join(map(str, a))))
     return root, {o.student_id: o for o in outcomes}, lines
 
 

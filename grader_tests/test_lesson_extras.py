@@ -7,7 +7,10 @@ import pytest
 from course.grading.course_dir import ROOT, assignments, notebooks
 from course.lessons import analogy as analogy_module
 from course.lessons.analogy import PLAIN, TECHNICAL, analogy
-from course.lessons.flashcard_decks import DECKS
+from pathlib import Path
+
+from course.lessons import flashcard_decks
+from course.lessons.flashcard_decks import DECKS, back_of
 from course.lessons.flashcards import Session, flashcards
 
 ASSIGNMENTS = assignments()
@@ -123,16 +126,75 @@ def test_session_survives_rerunning_the_cell():
 def test_every_deck_is_small_and_well_formed(deck):
     cards = DECKS[deck]
     assert 5 <= len(cards) <= 8, f"deck {deck} has {len(cards)} cards"
-    for front, back in cards:
+    for card in cards:
+        front, back = card.front, back_of(card)
         assert type(front) is str and type(back) is str and front.strip() and back.strip()
-    assert len({front for front, _ in cards}) == len(cards), "duplicate fronts"
+        assert all(type(name) is str and name.isidentifier() for name in card.after)
+    assert len({card.front for card in cards}) == len(cards), "duplicate fronts"
 
 
 def test_decks_cover_the_key_facts():
-    text = " ".join(f"{f} {b}" for cards in DECKS.values() for f, b in cards).lower()
+    text = " ".join(f"{c.front} {back_of(c)}" for cards in DECKS.values() for c in cards).lower()
     for fact in ("1 + ⌈max(0, n − c) / (c − o)⌉", "is overlap new evidence", "tokens",
-                 "header", "chunk time", "re-embed", "blur", "10–50×"):
+                 "header", "chunk time", "re-embed", "blur", "show me your chunks", "version",
+                 "5× to 20×", "severed", "lost"):
         assert fact in text, f"no card covers {fact!r}"
+
+
+def _graded_answer_names(assignment):
+    """Names the graded solution cells of ``assignment``'s source notebook assign."""
+    names = set()
+    for path in notebooks(ROOT, assignment, "source"):
+        for cell in nbformat.read(path, as_version=4).cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if cell.cell_type == "code" and meta.get("solution") and not meta.get("grade"):
+                names.update(line.split("=")[0].strip() for line in cell.source.splitlines()
+                             if "=" in line and line.split("=")[0].strip().isidentifier())
+    return names
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_locked_cards_wait_for_this_notebooks_answer_variables(assignment):
+    names = _graded_answer_names(assignment)
+    for card in DECKS[assignment[:2]]:
+        for name in card.after:
+            assert name in names, f"card {card.front!r} waits for {name!r}, not an answer of {assignment}"
+
+
+def test_deck_module_shows_no_locked_back_in_plain_sight():
+    """A student can import or print the decks: a locked back is not there as text."""
+    source = Path(flashcard_decks.__file__).read_text(encoding="utf-8")
+    shown = repr(DECKS)
+    locked = [c for cards in DECKS.values() for c in cards if c.locked]
+    assert len(locked) >= 10
+    for card in locked:
+        plain = back_of(card)
+        for text in (source, shown):
+            assert plain not in text and plain[:40] not in text, card.front
+
+
+def test_a_locked_card_opens_once_its_answers_are_committed():
+    deck = DECKS["02"]
+    index = next(i for i, c in enumerate(deck) if c.after == ("overlap_evidence",))
+    for answers in (None, {}, {"overlap_evidence": None}, {"overlap_evidence": "  "}):
+        box = flashcards("02", answers=answers, fresh=True)
+        assert "🔒" in box.session.cards[index][1] and "overlap_evidence" in box.session.cards[index][1]
+        assert back_of(deck[index]) not in box.session.cards[index][1]
+    box = flashcards("02", answers={"overlap_evidence": None}, fresh=True)
+    box.flip.click()
+    box.knew.click()
+    again = flashcards("02", answers={"overlap_evidence": "B"})  # same session, now answered
+    assert again.session is box.session and "knew it: 1" in again.tally.value
+    assert again.session.cards[index][1] == back_of(deck[index])
+
+
+def test_a_dict_answer_opens_only_when_every_value_is_committed():
+    card = next(c for c in DECKS["05"] if c.after == ("KNOWLEDGE",))
+    index = DECKS["05"].index(card)
+    half = {"KNOWLEDGE": {"Q1": "a", "Q2": None, "Q3": "b"}}
+    assert "🔒" in flashcards("05", answers=half, fresh=True).session.cards[index][1]
+    full = {"KNOWLEDGE": {"Q1": "a", "Q2": "c", "Q3": "b"}}
+    assert flashcards("05", answers=full, fresh=True).session.cards[index][1] == back_of(card)
 
 
 def test_every_assignment_has_a_deck():

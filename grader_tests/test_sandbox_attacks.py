@@ -243,11 +243,10 @@ def attacked(tmp_path_factory):
         nbformat.write(submission(A1), folder / NAME)
         make(folder)
     config = {p: _digest(p) for p in (root / "nbgrader_config.py", ROOT / "nbgrader_config.py")}
-    os.environ["COURSE_CELL_TIMEOUT"] = "20"
     try:
-        outcomes = batch.grade(A1, root, jobs=2, budget=200, progress=lambda *a, **k: None)
+        outcomes = batch.grade(A1, root, jobs=2, budget=200, settings={"Execute": {"timeout": 20}},
+                               progress=lambda *a, **k: None)
     finally:
-        os.environ.pop("COURSE_CELL_TIMEOUT")
         victim_alive = victim_km.is_alive()
         victim_kc.stop_channels()
         victim_km.shutdown_kernel(now=True)

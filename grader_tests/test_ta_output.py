@@ -37,6 +37,7 @@ def test_grade_command_prints_progress_and_results_not_library_noise(tmp_path):
         assert "ann" in shown and "40/40" in shown and "2 graded" in shown, shown
         assert f"logs/{A1}.log" in shown
         log = run_log(root, A1)
-        assert "GenerateFeedback" in log.read_text(), "the run log did not get nbgrader's output"
+        written = f"feedback/bob/{A1}/{release_path(A1).stem}.html"
+        assert written in log.read_text(), "the run log did not get nbgrader's output"
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -18,9 +18,10 @@ from pathlib import Path
 
 from . import attempts
 from .intake import course_id, db_url, submitted_students, unreadable
-from .course_dir import ROOT, tool_env
-from .logs import run_log, student_log
-from .gradebook_csv import Outcome, shorten
+from .course_dir import ROOT, nbgrader_api, tool_env
+from .logs import output_to, run_log, student_log
+from .gradebook_csv import shorten
+from .outcome import Outcome, Status
 from .sandbox_kernel import build_font_cache
 from .shared_gradebook import prepare
 from .tamper import Finding, new_python_files, scan_submission
@@ -28,49 +29,32 @@ from .tamper import Finding, new_python_files, scan_submission
 RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
 
 
-def _worker(root: str, tasks, results) -> None:
+def _worker(root: str, tasks, results, settings: dict | None) -> None:
     """Worker loop: autograde each (assignment, student) taken from ``tasks``."""
     os.environ.update(tool_env())
     os.chdir(root)
-    from nbgrader.apps.api import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-    from traitlets.config import PyFileConfigLoader
-
-    config = PyFileConfigLoader("nbgrader_config.py", path=root).load_config()
-    api = NbGraderAPI(CourseDirectory(config=config), config=config)
+    api = nbgrader_api(Path(root), settings)
     while True:
         task = tasks.get()
         if task is None:
             return
         assignment, student = task
-        _output_to(run_log(Path(root), assignment))
         results.put(("start", student, os.getpid()))
-        results.put(("done", student, _grade(api, Path(root), assignment, student, config)))
+        with output_to(run_log(Path(root), assignment)):
+            outcome = _grade(api, Path(root), assignment, student)
+        results.put(("done", student, outcome))
 
 
-def _output_to(log: Path) -> None:
-    """Send this worker's stdout and stderr, and so its kernels', to ``log``.
-
-    Libraries say much that means nothing to a TA (SQLAlchemy's session warnings, a kernel
-    running over TCP); what matters reaches the TA as each student's outcome.
-    """
-    log.parent.mkdir(parents=True, exist_ok=True)
-    handle = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    os.dup2(handle, 1)
-    os.dup2(handle, 2)
-    os.close(handle)
-
-
-def _grade(api, root: Path, assignment: str, student: str, config) -> Outcome:
+def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
     submitted = root / "submitted" / student / assignment
     log = student_log(root, assignment, student)
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text("")  # each grading starts the student's log afresh
     problem = unreadable(submitted)
     if problem:
-        return Outcome(student, assignment, "not graded", None, None, problem)
-    outcome = _autograde(api, root, assignment, student, config)
-    if outcome.status != "graded":
+        return Outcome(student, assignment, Status.NOT_GRADED, None, None, problem)
+    outcome = _autograde(api, root, assignment, student)
+    if outcome.status != Status.GRADED:
         return outcome
     try:
         findings = scan_submission(submitted, root / "release" / assignment)
@@ -84,11 +68,11 @@ def _held_for_review(outcome: Outcome, findings) -> Outcome:
     """A graded outcome whose code may have tampered with its tests: a TA looks first."""
     shown = "; ".join(map(str, findings[:4]))
     more = f"; and {len(findings) - 4} more" if len(findings) > 4 else ""
-    return Outcome(outcome.student_id, outcome.assignment, "needs review", outcome.score,
+    return Outcome(outcome.student_id, outcome.assignment, Status.NEEDS_REVIEW, outcome.score,
                    outcome.max_score, f"code that could tamper with its tests: {shown}{more}")
 
 
-def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcome:
+def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
     from nbgrader.api import Gradebook, MissingEntry
 
     reason = ""
@@ -108,10 +92,10 @@ def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcom
         if ran:
             if attempt == 0 and timed_out:
                 continue  # a rare stall looks like a timeout: a real endless loop times out again
-            with Gradebook(config.CourseDirectory.db_url) as gb:
+            with Gradebook(api.coursedir.db_url) as gb:
                 try:
                     sub = gb.find_submission(assignment, student)
-                    return Outcome(student, assignment, "graded", sub.score, sub.max_score)
+                    return Outcome(student, assignment, Status.GRADED, sub.score, sub.max_score)
                 except MissingEntry:
                     reason = "graded, but no score reached the gradebook"
         else:
@@ -119,7 +103,7 @@ def _autograde(api, root: Path, assignment: str, student: str, config) -> Outcom
         if not any(marker in log for marker in RETRY_MARKERS):
             break
         reason = f"{reason} (after a retry)" if attempt else reason
-    return Outcome(student, assignment, "not graded", None, None, reason)
+    return Outcome(student, assignment, Status.NOT_GRADED, None, None, reason)
 
 
 def _timed_out(graded: Path) -> bool:
@@ -164,65 +148,91 @@ def _kill_tree(pid: int) -> None:
             pass
 
 
+class _Workers:
+    """The worker processes of one batch: started, killed, replaced, stopped."""
+
+    def __init__(self, root: Path, assignment: str, students: list[str], settings: dict | None):
+        self._ctx = mp.get_context("spawn")
+        self._args = str(root), settings
+        self.tasks, self.results = self._ctx.Queue(), self._ctx.Queue()
+        for student in students:
+            self.tasks.put((assignment, student))
+        self.processes: dict[int, mp.Process] = {}
+
+    def start(self) -> None:
+        root, settings = self._args
+        process = self._ctx.Process(target=_worker, args=(root, self.tasks, self.results, settings),
+                                    daemon=True)
+        process.start()
+        self.processes[process.pid] = process
+
+    def alive(self, pid: int) -> bool:
+        return self.processes[pid].is_alive()
+
+    def kill(self, pid: int) -> None:
+        """Kill the worker ``pid`` and its kernels."""
+        _kill_tree(pid)
+        self.processes.pop(pid).join(5)
+
+    def forget_dead(self, busy: set[int]) -> int:
+        """Forget the workers that died between students; return how many."""
+        dead = [pid for pid, w in self.processes.items() if not w.is_alive() and pid not in busy]
+        for pid in dead:
+            self.processes.pop(pid)
+        return len(dead)
+
+    def stop(self) -> None:
+        for _ in self.processes:
+            self.tasks.put(None)
+        for process in self.processes.values():
+            process.join(10)
+            if process.is_alive():
+                _kill_tree(process.pid)
+
+
 def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str] | None = None,
-          budget: float = 600, progress=print) -> list[Outcome]:
-    """Autograde every submitted student of ``assignment`` with ``jobs`` workers."""
+          budget: float = 600, progress=print, settings: dict | None = None) -> list[Outcome]:
+    """Autograde every submitted student of ``assignment`` with ``jobs`` workers, with the
+    course's nbgrader settings and then ``settings`` (see ``course_dir.nbgrader_api``)."""
     students = list(students or submitted_students(root, assignment))
     build_font_cache()
     prepare(db_url(root), course_id(root))  # before the workers, who would race to create it
-    ctx = mp.get_context("spawn")
-    tasks, results = ctx.Queue(), ctx.Queue()
-    for student in students:
-        tasks.put((assignment, student))
-
-    def start_worker():
-        process = ctx.Process(target=_worker, args=(str(root), tasks, results), daemon=True)
-        process.start()
-        return process
-
-    workers = {}
-    for _ in range(min(jobs, len(students)) or 0):
-        process = start_worker()
-        workers[process.pid] = process
+    workers = _Workers(root, assignment, students, settings)
+    for _ in range(min(jobs, len(students))):
+        workers.start()
     running: dict[str, tuple[int, float]] = {}   # student -> (worker pid, started)
     outcomes: dict[str, Outcome] = {}
     started_all = time.perf_counter()
+
+    def finish(student: str, outcome: Outcome, worker_lost: bool = False) -> None:
+        outcomes[student] = outcome
+        _report(progress, len(outcomes), len(students), outcome, started_all)
+        if worker_lost and len(outcomes) + len(running) < len(students):
+            workers.start()  # in place of the one killed
+
     while len(outcomes) < len(students):
         try:
-            kind, student, payload = results.get(timeout=1)
+            kind, student, payload = workers.results.get(timeout=1)
         except queue.Empty:
             kind = None
         if kind == "start":
             running[student] = (payload, time.perf_counter())
         elif kind == "done":
             running.pop(student, None)
-            outcomes[student] = payload
-            _report(progress, len(outcomes), len(students), payload, started_all)
-        now = time.perf_counter()
+            finish(student, payload)
         for name, (pid, since) in list(running.items()):
-            if now - since > budget or not workers[pid].is_alive():
-                why = (f"ran past the {budget:.0f} s budget (a loop that ignores interrupts?)"
-                       if now - since > budget else "the grading worker died")
-                _kill_tree(pid)
-                workers.pop(pid).join(5)
+            late = time.perf_counter() - since > budget
+            if late or not workers.alive(pid):
+                workers.kill(pid)
                 running.pop(name)
-                outcomes[name] = Outcome(name, assignment, "not graded", None, None, why)
-                _report(progress, len(outcomes), len(students), outcomes[name], started_all)
-                if len(outcomes) + len(running) < len(students):
-                    process = start_worker()
-                    workers[process.pid] = process
-        busy = {pid for pid, _ in running.values()}
-        for pid in [p for p, w in workers.items() if not w.is_alive() and p not in busy]:
-            workers.pop(pid)  # died between students: replace it while work remains
+                finish(name, Outcome(name, assignment, Status.NOT_GRADED, None, None,
+                                     f"ran past the {budget:.0f} s budget (a loop that ignores "
+                                     "interrupts?)" if late else "the grading worker died"),
+                       worker_lost=True)
+        for _ in range(workers.forget_dead({pid for pid, _ in running.values()})):
             if len(outcomes) + len(running) < len(students):
-                process = start_worker()
-                workers[process.pid] = process
-    for _ in workers:
-        tasks.put(None)
-    for process in workers.values():
-        process.join(10)
-        if process.is_alive():
-            _kill_tree(process.pid)
+                workers.start()  # died between students: replace it while work remains
+    workers.stop()
     return [outcomes[s] for s in students]
 
 

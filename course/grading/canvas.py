@@ -10,7 +10,8 @@ an empty cell's grade as it is.
 import csv
 from pathlib import Path
 
-from .gradebook_csv import export_row, Outcome
+from .gradebook_csv import export_row
+from .outcome import Outcome
 
 IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 ROSTER_COLUMNS = ["student_id", "name", "sis_login", "section"]  # canvas_id is optional

@@ -7,7 +7,7 @@ TAs. Scores are read back from nbgrader's tables, so manual grades entered later
 """
 from sqlalchemy import Column, Float, MetaData, String, Table, Text, create_engine, select
 
-from .gradebook_csv import Outcome
+from .outcome import Outcome
 
 METADATA = MetaData()
 OUTCOMES = Table(
@@ -37,7 +37,7 @@ def record(db_url: str, outcomes: list[Outcome]) -> None:
         with engine.begin() as connection:
             for outcome in outcomes:
                 row = {"assignment": outcome.assignment, "student_id": outcome.student_id,
-                       "status": outcome.status, "score": outcome.score,
+                       "status": outcome.status.value, "score": outcome.score,
                        "max_score": outcome.max_score, "reason": outcome.reason}
                 statement = insert(OUTCOMES).values(**row)
                 connection.execute(statement.on_conflict_do_update(

@@ -1,4 +1,9 @@
-"""Where the course lives on disk, and how to run nbgrader against it."""
+"""Where the course lives on disk, its nbgrader settings, and how to run nbgrader against it.
+
+The course's tools drive nbgrader one way: its API, in-process, with the settings of the
+course's ``nbgrader_config.py`` (``nbgrader_api``). ``nbgrader`` runs the plain command line, for
+the tests and the benchmark that check what a TA typing ``nbgrader autograde`` gets.
+"""
 import os
 import subprocess
 import sys
@@ -17,6 +22,37 @@ def assignments(root: Path = ROOT) -> list[str]:
 def notebooks(root: Path, assignment: str, folder: str = "source") -> list[Path]:
     """The notebooks of one assignment in ``source/`` or ``release/``."""
     return sorted((root / folder / assignment).glob("*.ipynb"))
+
+
+def course_config(root: Path = ROOT):
+    """The settings ``root/nbgrader_config.py`` makes. Loading it also arms what the file
+    arms for nbgrader in this process (the link refusal, the sandbox's kernelspec)."""
+    from traitlets.config import PyFileConfigLoader
+
+    return PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+
+
+def nbgrader_api(root: Path = ROOT, settings: dict | None = None):
+    """nbgrader's API on the course at ``root``, with its settings and then ``settings`` (e.g.
+    ``{"Execute": {"timeout": 6}}``). Its calls return ``{"success", "log", "error"}``;
+    ``call`` turns a failure into an exception."""
+    from nbgrader.apps.api import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config import Config
+
+    if str(BIN) not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = tool_env()["PATH"]  # a new gradebook runs the venv's alembic
+    config = course_config(root)
+    config.merge(Config(settings or {}))
+    return NbGraderAPI(CourseDirectory(config=config), config=config)
+
+
+def call(result: dict, what: str) -> str:
+    """The log of an nbgrader API call that succeeded; else a RuntimeError saying why."""
+    log = f"{result.get('log', '')}{result.get('error', '')}"
+    if not result.get("success"):
+        raise RuntimeError(f"nbgrader {what} failed:\n{log}")
+    return log
 
 
 def tool_env() -> dict:

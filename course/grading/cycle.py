@@ -1,17 +1,19 @@
 """One grading cycle for one assignment: autograde the class, write feedback and the exports.
 
-Every entry point (``python -m course grade``, the demo) runs this, so they cannot drift apart.
+Every entry point (``python -m course grade``, the demo) runs ``run_cycle`` and prints its
+``summary``, so they cannot drift apart.
 """
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .batch import grade
 from .class_record import record, recorded
-from .course_dir import nbgrader
+from .course_dir import nbgrader_api
 from .exports import export
-from .gradebook_csv import Outcome
+from .gradebook_csv import table
 from .intake import course_id, db_url
-from .logs import run_log
+from .logs import output_to, run_log
+from .outcome import Outcome, Status
 from .shared_gradebook import prepare
 
 
@@ -43,11 +45,22 @@ def export_class(root: Path, assignment: str) -> tuple[Path, Path, Path, list[st
     url = db_url(root)
     prepare(url, course_id(root))
     log = run_log(root, assignment)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    feedback = nbgrader("generate_feedback", assignment, "--force", root=root, check=False)
+    with output_to(log):
+        feedback = nbgrader_api(root).generate_feedback(assignment, force=True)
     with log.open("a") as handle:
-        handle.write(feedback.stdout + feedback.stderr)
-    problems = [] if feedback.returncode == 0 else [
-        f"nbgrader generate_feedback failed (exit {feedback.returncode}): see {log}"]
+        handle.write(f"=== nbgrader generate_feedback ===\n{feedback.get('log', '')}"
+                     f"{feedback.get('error', '')}")
+    problems = [] if feedback["success"] else [f"nbgrader generate_feedback failed: see {log}"]
     grades_csv, tasks_csv = export(root, assignment, recorded(url, assignment), url)
     return grades_csv, tasks_csv, log, problems
+
+
+def summary(outcomes: list[Outcome], problems: list[str]) -> str:
+    """The grade table, how many students ended in each status (naming those not graded or
+    held), and the problems a TA must hear about."""
+    lines = ["", table(outcomes), ""]
+    for status in Status:
+        names = [o.student_id for o in outcomes if o.status == status]
+        listed = f": {', '.join(names)}" if names and status != Status.GRADED else ""
+        lines.append(f"{len(names)} {status}{listed}")
+    return "\n".join(lines + [f"problem: {problem}" for problem in problems])

@@ -18,8 +18,9 @@ import nbformat
 from . import sandbox_kernel
 from .class_report import report_assignment
 from .course_dir import ROOT, assignments, notebooks
-from .cycle import run_cycle
-from .gradebook_csv import Outcome, table, write_csv
+from .cycle import run_cycle, summary
+from .gradebook_csv import write_csv
+from .outcome import Outcome
 from .releases import regenerate
 from .submissions import fill, grade_id, is_answer, solutions
 
@@ -111,10 +112,7 @@ def run(course: Path = ROOT, jobs: int = 2) -> list[Outcome]:
     csv_path = write_csv(outcomes, root / "exports" / "grades.csv")
     print("3/3 grades exported to", csv_path.relative_to(course),
           "(and per assignment: <assignment>-grades.csv, <assignment>-tasks.csv)")
-    print()
-    print(table(outcomes))
-    for problem in problems:
-        print("problem:", problem)
+    print(summary(outcomes, problems))
     print(f"\ndemo finished in {time.perf_counter() - started:.1f} s; "
           f"feedback in {DEMO_DIR}/feedback/<student>/<assignment>/; instructor pages in "
           f"{DEMO_DIR}/reports/; Canvas import: {DEMO_DIR}/exports/canvas.csv; "

@@ -1,13 +1,12 @@
 """The Execute step of autograding, hardened for untrusted notebooks and widgets."""
 import asyncio
-import os
 from queue import Empty
 
 import nbformat
 
 from jupyter_core.utils import ensure_async, run_sync
 from nbgrader.preprocessors import Execute
-from traitlets import default
+from traitlets import Float
 
 from .judge import Judge, Link
 from .kernel_manager import BoundedKernelManager
@@ -19,8 +18,7 @@ class KernelStartError(RuntimeError):
 
 
 class GradingExecute(Execute):
-    """nbgrader's Execute with three fixes, in a kernel that knows it is grading (and no waiting
-    for a finished kernel to exit).
+    """nbgrader's Execute with three fixes.
 
     * No client-side widget models. nbclient mirrors every ``Output`` widget (``interact``
       uses one): it swallows the output the widget captures and sends the widget's state back
@@ -34,12 +32,8 @@ class GradingExecute(Execute):
       stopping or restarting any kernel is bounded (``BoundedKernelManager``).
     """
 
-    interrupt_grace = 5.0  # seconds a kernel gets to stop after being interrupted
-
-    @default("shutdown_kernel")
-    def _kill_when_done(self):
-        """The notebook has run: nothing in the kernel is worth a graceful shutdown's wait."""
-        return "immediate"
+    interrupt_grace = Float(5.0, help="Seconds a kernel interrupted at a cell's timeout gets to "
+                            "stop before it is restarted.").tag(config=True)
 
     def __init__(self, **kwargs):
         kwargs.setdefault("kernel_manager_class", BoundedKernelManager)  # nbgrader sets its own
@@ -74,11 +68,6 @@ class GradingExecute(Execute):
         nbconvert's ``preprocess`` runs ``NotebookClient.__init__`` again for every notebook,
         which puts the Output mirror back.)"""
         return None
-
-    def start_new_kernel(self, **kwargs):
-        """Start the kernel with ``COURSE_GRADING=1``: explorers nobody sees are not drawn."""
-        kwargs.setdefault("env", {**os.environ, "COURSE_GRADING": "1"})
-        return super().start_new_kernel(**kwargs)
 
     async def async_start_new_kernel_client(self):
         """nbclient's, with a failure that says the kernel did not start (it has been killed)."""

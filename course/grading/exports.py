@@ -2,7 +2,8 @@
 import csv
 from pathlib import Path
 
-from .gradebook_csv import Outcome, export_row, write_csv
+from .gradebook_csv import export_row, write_csv
+from .outcome import Outcome, Status
 
 
 def task_points(db_url: str, assignment: str, student: str) -> dict[str, float]:
@@ -20,7 +21,7 @@ def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) ->
     totals = write_csv(outcomes, folder / f"{assignment}-grades.csv")
     rows, tasks = [], []
     for outcome in outcomes:
-        points = task_points(db_url, assignment, outcome.student_id) if outcome.status == "graded" else {}
+        points = task_points(db_url, assignment, outcome.student_id) if outcome.status == Status.GRADED else {}
         tasks += [t for t in points if t not in tasks]
         rows.append((outcome, points))
     path = folder / f"{assignment}-tasks.csv"
@@ -29,7 +30,7 @@ def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) ->
         writer.writerow(["student_id", "assignment", "status", "score", "max_score", *tasks, "reason"])
         for outcome, points in rows:
             row = export_row(outcome)
-            writer.writerow([outcome.student_id, assignment, outcome.status, row["score"],
+            writer.writerow([outcome.student_id, assignment, row["status"], row["score"],
                              row["max_score"],
                              *[f"{points[t]:g}" if t in points else "" for t in tasks],
                              row["reason"]])

@@ -4,20 +4,10 @@ Only a "graded" row carries a score: a "needs review" row (code that could have 
 its tests) keeps the autograder's score in its reason, so no unreviewed point reaches the LMS.
 """
 import csv
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, fields
 from pathlib import Path
 
-
-@dataclass
-class Outcome:
-    """One student's result for one assignment."""
-
-    student_id: str
-    assignment: str
-    status: str            # "graded", "needs review" or "not graded"
-    score: float | None
-    max_score: float | None
-    reason: str = ""
+from .outcome import Outcome, Status
 
 
 def write_csv(outcomes: list[Outcome], path: Path) -> Path:
@@ -33,7 +23,8 @@ def write_csv(outcomes: list[Outcome], path: Path) -> Path:
 def export_row(outcome: Outcome) -> dict[str, str]:
     """The CSV row of one outcome: the score only when graded, the reason saying the rest."""
     row = asdict(outcome)
-    held = outcome.status != "graded" and outcome.score is not None
+    row["status"] = outcome.status.value
+    held = outcome.status != Status.GRADED and outcome.score is not None
     row["score"] = "" if outcome.score is None or held else f"{outcome.score:g}"
     row["max_score"] = "" if outcome.max_score is None else f"{outcome.max_score:g}"
     if held:

@@ -1,8 +1,11 @@
 """What was handed in: the students of an assignment, submissions that hold links or cannot
 be read, and the gradebook the course's config points at."""
+import functools
 import os
 import stat
 from pathlib import Path
+
+from .course_dir import course_config
 
 MAX_FILES = 200                  # each file is copied into the sandbox through its own descriptor
 MAX_BYTES = 64 * 1024 ** 2       # half the sandbox's writable folder (sandbox_kernel.WORKSPACE_BYTES)
@@ -64,18 +67,12 @@ def unreadable(folder: Path) -> str | None:
 
 def db_url(root: Path) -> str:
     """The gradebook URL that ``root/nbgrader_config.py`` configures."""
-    return _course_config(root).db_url
+    return course_config(root).CourseDirectory.db_url
 
 
 def course_id(root: Path) -> str:
     """The course id that ``root/nbgrader_config.py`` configures."""
-    return _course_config(root).course_id
-
-
-def _course_config(root: Path):
-    from traitlets.config import PyFileConfigLoader
-
-    return PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config().CourseDirectory
+    return course_config(root).CourseDirectory.course_id
 
 
 def refuse_links_in_nbgrader() -> None:
@@ -89,6 +86,7 @@ def refuse_links_in_nbgrader() -> None:
         return
     original = Autograde.init_assignment
 
+    @functools.wraps(original)
     def init_assignment(self, assignment_id: str, student_id: str) -> None:
         problem = not_plain(Path(self._format_source(assignment_id, student_id)))
         if problem:

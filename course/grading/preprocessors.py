@@ -101,8 +101,8 @@ class DeduplicateIdsCompletely(DeduplicateIds):
     mistake would lose everything. One copy keeps the id and is graded; the others are plain.
     """
 
-    def preprocess_cell(self, cell, resources, index):
-        cell, resources = super().preprocess_cell(cell, resources, index)
+    def preprocess_cell(self, cell, resources, cell_index):
+        cell, resources = super().preprocess_cell(cell, resources, cell_index)
         if cell.metadata.get("nbgrader") == {}:
             del cell.metadata["nbgrader"]
         return cell, resources

@@ -22,6 +22,7 @@ from .canvas import read_outcomes
 from .course_dir import notebooks
 from .failures import student_failures, task_headings
 from .logs import student_log
+from .outcome import Status
 from .plots import histogram, points_bars
 from .similarity import similar_pairs
 from .submissions import grade_id, is_test_cell
@@ -58,7 +59,7 @@ def _task_points(root: Path, assignment: str) -> dict[str, dict[str, float]]:
     fixed = {"student_id", "assignment", "status", "score", "max_score", "reason"}
     with path.open(newline="") as handle:
         return {row["student_id"]: {k: float(v) for k, v in row.items() if k not in fixed and v}
-                for row in csv.DictReader(handle) if row["status"] == "graded"}
+                for row in csv.DictReader(handle) if row["status"] == Status.GRADED}
 
 
 def _table(header: list[str], rows: list[list[str]], numeric=()) -> str:
@@ -117,52 +118,31 @@ def _similarity_section(root, assignment, students) -> str:
     return "\n".join(parts)
 
 
-def build(root: Path, assignment: str) -> str:
-    """The page's HTML."""
-    page = report_path(root, assignment)
-    outcomes = read_outcomes(root / "exports" / f"{assignment}-grades.csv")
-    graded = [o for o in outcomes if o.status == "graded"]
-    maxima = task_maxima(root, assignment)
-    max_score = next((o.max_score for o in outcomes if o.max_score), None) or \
-        sum(p for p, _ in maxima.values())
-    counts = Counter(o.status for o in outcomes)
-    scores = [o.score for o in graded]
-    summary = ", ".join(f"{counts[s]} {s}" for s in ("graded", "needs review", "not graded"))
-    if scores:
-        summary += (f"; graded scores: mean {statistics.mean(scores):.1f}, median "
-                    f"{statistics.median(scores):g} of {max_score:g}")
-    parts = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{escape(assignment)} · "
-             f"class report</title><style>{STYLE}</style></head><body>",
-             f"<h1>{escape(assignment)}: the class after grading</h1>",
-             f"<p>{len(outcomes)} students: {escape(summary)}. <small>Built "
-             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.</small></p>",
-             "<h2>Score distribution</h2>"]
-    parts.append(histogram(scores, max_score, f"scores of {len(scores)} graded students")
-                 if scores else "<p>No graded student yet.</p>")
-
+def _points_section(root, assignment, maxima) -> str:
+    """Mean points per test cell across the graded class, as bars and a table."""
     points = _task_points(root, assignment)
-    parts.append("<h2>Points per task across the class</h2>")
-    if points and maxima:
-        ids = list(maxima)
-        mean = [statistics.mean(points[s].get(g, 0) for s in points) for g in ids]
-        parts.append(points_bars(ids, mean, [maxima[g][0] for g in ids],
-                                 f"mean points per test cell ({len(points)} graded)"))
-        parts.append(_table(["test cell", "task", "mean", "possible", "full marks"], [
+    if not (points and maxima):
+        return ""
+    ids = list(maxima)
+    mean = [statistics.mean(points[s].get(g, 0) for s in points) for g in ids]
+    return points_bars(ids, mean, [maxima[g][0] for g in ids],
+                       f"mean points per test cell ({len(points)} graded)") + "\n" + _table(
+        ["test cell", "task", "mean", "possible", "full marks"], [
             [escape(g), escape(maxima[g][1]), f"{m:.2f}", f"{maxima[g][0]:g}",
              f"{sum(points[s].get(g, 0) >= maxima[g][0] for s in points)}/{len(points)}"]
-            for g, m in zip(ids, mean)], numeric={2, 3, 4}))
+            for g, m in zip(ids, mean)], numeric={2, 3, 4})
 
-    parts.append("<h2>Test cases failed most often</h2>")
-    parts.append(_failures_section(root, assignment, [o.student_id for o in graded]))
 
-    parts.append("<h2>Not graded, or held for review</h2>")
-    held = [o for o in outcomes if o.status != "graded"]
-    parts.append(_table(["student", "status", "reason", "log"], [
+def _held_section(root, assignment, outcomes, page) -> str:
+    held = [o for o in outcomes if o.status != Status.GRADED]
+    return _table(["student", "status", "reason", "log"], [
         [escape(o.student_id), escape(o.status), escape(o.reason),
          _link(student_log(root, assignment, o.student_id), page, "grading log")]
-        for o in held]) if held else "<p>Every student was graded.</p>")
+        for o in held]) if held else "<p>Every student was graded.</p>"
 
-    parts.append("<h2>Grading time</h2>")
+
+def _time_section(root, assignment, outcomes, page) -> str:
+    """Attempts, seconds and kernel restarts per student, with links to logs and feedback."""
     rows, total = [], 0.0
     for o in outcomes:
         tries = attempts(root, assignment, o.student_id)
@@ -176,17 +156,47 @@ def build(root: Path, assignment: str) -> str:
                      _link(student_log(root, assignment, o.student_id), page, "log") +
                      "".join(" · " + _link(f, page, "feedback") for f in feedback)])
     timed = [float(r[4]) for r in rows if r[4]]
-    if timed:
-        parts.append(f"<p>{total:.1f} s of autograding in all (workers run in parallel); "
-                     f"{statistics.mean(timed):.1f} s per student on average, at most "
-                     f"{max(timed):.1f} s.</p>")
-    parts.append(_table(["student", "status", "score", "attempts", "seconds", "kernel restarts",
-                         "for the TA"], rows, numeric={2, 3, 4, 5}))
+    intro = (f"<p>{total:.1f} s of autograding in all (workers run in parallel); "
+             f"{statistics.mean(timed):.1f} s per student on average, at most "
+             f"{max(timed):.1f} s.</p>\n") if timed else ""
+    return intro + _table(["student", "status", "score", "attempts", "seconds",
+                           "kernel restarts", "for the TA"], rows, numeric={2, 3, 4, 5})
 
-    parts.append("<h2>Answers that look alike</h2>")
-    parts.append(_similarity_section(root, assignment, [o.student_id for o in outcomes]))
-    parts.append("</body></html>")
-    return "\n".join(parts)
+
+def build(root: Path, assignment: str) -> str:
+    """The page's HTML."""
+    page = report_path(root, assignment)
+    outcomes = read_outcomes(root / "exports" / f"{assignment}-grades.csv")
+    graded = [o for o in outcomes if o.status == Status.GRADED]
+    maxima = task_maxima(root, assignment)
+    max_score = next((o.max_score for o in outcomes if o.max_score), None) or \
+        sum(p for p, _ in maxima.values())
+    counts = Counter(o.status for o in outcomes)
+    scores = [o.score for o in graded]
+    summary = ", ".join(f"{counts[s]} {s}" for s in Status)
+    if scores:
+        summary += (f"; graded scores: mean {statistics.mean(scores):.1f}, median "
+                    f"{statistics.median(scores):g} of {max_score:g}")
+    return "\n".join([
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{escape(assignment)} · "
+        f"class report</title><style>{STYLE}</style></head><body>",
+        f"<h1>{escape(assignment)}: the class after grading</h1>",
+        f"<p>{len(outcomes)} students: {escape(summary)}. <small>Built "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.</small></p>",
+        "<h2>Score distribution</h2>",
+        histogram(scores, max_score, f"scores of {len(scores)} graded students")
+        if scores else "<p>No graded student yet.</p>",
+        "<h2>Points per task across the class</h2>",
+        *filter(None, [_points_section(root, assignment, maxima)]),
+        "<h2>Test cases failed most often</h2>",
+        _failures_section(root, assignment, [o.student_id for o in graded]),
+        "<h2>Not graded, or held for review</h2>",
+        _held_section(root, assignment, outcomes, page),
+        "<h2>Grading time</h2>",
+        _time_section(root, assignment, outcomes, page),
+        "<h2>Answers that look alike</h2>",
+        _similarity_section(root, assignment, [o.student_id for o in outcomes]),
+        "</body></html>"])
 
 
 def write_report(root: Path, assignment: str) -> Path:

@@ -15,7 +15,7 @@ from .submissions import reference_submission
 CONSTRAINTS = ROOT / "constraints.txt"
 RUNNER = Path(__file__).with_name("run_notebooks.py")
 # What a student's kernel never has: another Python's paths, the grader's switch, our backend.
-_NOT_A_STUDENTS = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "COURSE_GRADING",
+_NOT_A_STUDENTS = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "NBGRADER_EXECUTION",
                    "MPLBACKEND")
 
 

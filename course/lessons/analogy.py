@@ -5,7 +5,8 @@ for the same idea in the vocabulary the assignments use. Not graded; it only set
 """
 import ipywidgets as widgets
 
-from .grading_mode import not_while_grading
+from ._kit.grading_mode import not_while_grading
+from ._kit.wiring import wire
 
 PLAIN = "Plain words"
 TECHNICAL = "Technical"
@@ -42,8 +43,8 @@ and the embedding model count tokens, not characters.</p>
 overlap <i>O</i>, stride <i>C − O</i>); <b>recursive</b> splitting (try separators in
 priority order: blank line, newline, sentence end, space, then a hard cut, merging pieces up
 to the limit); and <b>structure-aware</b> splitting (cut at the document's own headings and
-stamp source, heading path and offsets on every chunk as metadata). Overlap only repeats
-text across a boundary; good boundaries avoid the cut in the first place.</p>
+stamp source, heading path and offsets on every chunk as metadata). What overlap buys, and
+what it costs, is measured in the assignments.</p>
 """,
 }
 
@@ -65,7 +66,4 @@ def analogy(mode: str = PLAIN):
     def show(change=None):
         text.value = TEXTS[toggle.value]
 
-    toggle.observe(show, names="value")
-    box = widgets.VBox([toggle, text])
-    box.toggle, box.text = toggle, text
-    return box
+    return wire(widgets.VBox([toggle, text]), show, [toggle], toggle=toggle, text=text)

@@ -1,4 +1,4 @@
-"""What a chunking did to a document: sentences cut in half, numbers torn from their rule.
+"""What a chunking did to a document: sentences cut, and numbers whose rule was cut.
 
 Judged from the chunks alone, so any chunker can be measured: a sentence is *whole* when some
 chunk holds all of it (whitespace compared loosely, so a line break inside the sentence does not
@@ -8,17 +8,10 @@ whole in no chunk. Chunks may be strings or chunk dicts (their ``body``, else th
 import re
 from dataclasses import dataclass, field
 
+from ._kit.chunks import chunk_body, fenced_lines
+
 _SENTENCE = re.compile(r"\S.*?(?:[.!?](?=\s|$)|$)", re.S)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_FENCE = re.compile(r" {0,3}(```|~~~)")
-
-
-def chunk_body(chunk) -> str:
-    """The document text a chunk holds: a string, or a dict's ``body`` (else its ``text``)."""
-    if isinstance(chunk, dict):
-        value = chunk.get("body", chunk.get("text", ""))
-        return value if isinstance(value, str) else ""
-    return chunk if isinstance(chunk, str) else ""
 
 
 def _loose(text: str) -> str:
@@ -27,7 +20,7 @@ def _loose(text: str) -> str:
 
 def sentence_spans(document: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence of prose; headings, table rows and code lines are skipped."""
-    spans, paragraph, fenced, at = [], [], False, 0
+    spans, paragraph = [], []
 
     def close():
         if paragraph:
@@ -36,16 +29,12 @@ def sentence_spans(document: str) -> list[tuple[int, int]]:
                 spans.append((match.start(), match.end()))
             paragraph.clear()
 
-    for line in document.splitlines(keepends=True):
+    for at, line, fenced in fenced_lines(document):
         content = line.rstrip("\n")
-        if _FENCE.match(content):
-            close()
-            fenced = not fenced
-        elif fenced or not content.strip() or content.lstrip().startswith("#") or "|" in content:
+        if fenced or not content.strip() or content.lstrip().startswith("#") or "|" in content:
             close()
         else:
             paragraph.append((at, at + len(content)))
-        at += len(line)
     close()
     return spans
 
@@ -75,44 +64,3 @@ def damage(document: str, chunks) -> Damage:
             if not whole:
                 result.separated.append(number)
     return result
-
-
-def locate(document: str, chunks) -> list[tuple[int, int] | None]:
-    """Where each chunk sits in ``document`` as (start, end), or None if it cannot be found.
-
-    A chunk dict whose ``start``/``end`` really point at its body is trusted; otherwise the
-    chunk's text is searched for from where the previous chunk began.
-    """
-    places, cursor = [], 0
-    for chunk in chunks:
-        body = chunk_body(chunk)
-        if isinstance(chunk, dict):
-            start, end = chunk.get("start"), chunk.get("end")
-            if type(start) is int and type(end) is int and 0 <= start <= end \
-                    and document[start:end] == body and body:
-                places.append((start, end))
-                cursor = start
-                continue
-        at = document.find(body, cursor) if body else -1
-        if at < 0 and body:
-            at = document.find(body)
-        if at < 0:
-            places.append(None)
-        else:
-            places.append((at, at + len(body)))
-            cursor = at
-    return places
-
-
-def heading_offsets(document: str) -> list[tuple[int, str]]:
-    """(offset, title) of each markdown heading line outside code fences (for drawing)."""
-    found, fenced, at = [], False, 0
-    for line in document.splitlines(keepends=True):
-        if _FENCE.match(line):
-            fenced = not fenced
-        elif not fenced:
-            match = re.match(r"(#{1,6}) (.*)", line.rstrip("\n"))
-            if match:
-                found.append((at, match.group(2).strip()))
-        at += len(line)
-    return found

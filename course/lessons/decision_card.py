@@ -17,8 +17,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .grading_mode import not_while_grading
-from .wiring import wire
+from ._kit.chunks import code_fences, fenced_lines
+from ._kit.grading_mode import not_while_grading
+from ._kit.wiring import wire
 
 CARD_FILE = "chunking_notes.md"
 
@@ -59,13 +60,10 @@ class Card:
 
 def _sections(text: str) -> dict[str, str]:
     """Level-2 heading (lower case) -> the text under it."""
-    parts, current, lines, fence = {}, None, [], None
-    for line in text.splitlines():
-        marker = re.match(r"^ {0,3}(```|~~~)", line)
-        if marker:
-            fence = None if fence == marker.group(1) else (fence or marker.group(1))
-        if fence is None and not marker and re.match(r"^##\s+\S", line) \
-                and not line.startswith("###"):
+    parts, current, lines = {}, None, []
+    for _, line, fenced in fenced_lines(text):
+        line = line.rstrip("\r\n")
+        if not fenced and re.match(r"^##\s+\S", line) and not line.startswith("###"):
             if current is not None:
                 parts[current] = "\n".join(lines)
             current, lines = line.lstrip("#").strip().lower(), []
@@ -84,7 +82,12 @@ def _find(sections: dict[str, str], *words: str) -> str | None:
 
 
 def _outside_fences(text: str) -> str:
-    return re.sub(r"(?ms)^ {0,3}(```|~~~).*?^ {0,3}\1[^\n]*$", "", text)
+    """``text`` without its closed fenced blocks (the course's one fence rule)."""
+    kept, cursor = [], 0
+    for start, end in code_fences(text, closed_only=True):
+        kept.append(text[cursor:start])
+        cursor = end
+    return "".join(kept) + text[cursor:]
 
 
 def table_rows(text: str) -> tuple[list[str], list[list[str]]]:
@@ -131,20 +134,49 @@ def _keyed_rows(text: str | None, keys: dict, columns: dict) -> tuple[dict, dict
     return found, {name: (headers[i] if i is not None else "") for name, i in where.items()}
 
 
+# A number as people write it: 8192, 8,192 (thousands in groups of three), 12.5.
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+
+
+def numbers(cell: str) -> list[float]:
+    """The numbers in a card cell, thousands separators read ("1,024" is 1024, not 1 and 24);
+    anything in parentheses is a remark and ignored."""
+    return [float(n.replace(",", "")) for n in re.findall(_NUMBER, re.sub(r"\(.*?\)", "", cell))]
+
+
+# Words that carry no content of their own: a cell made of them says nothing.
+_FILLER = set("""a an the and or but of to in on at by for with from as is are be was it its this
+that these those there here so very just some any thing things stuff something etc etc. blah
+lorem ipsum dolor sit amet foo bar baz qux xxx todo tbd tba n/a na none word words text yes no
+ok okay test asdf filler whatever same above below""".split())
+
+
+def content_words(cell: str) -> set[str]:
+    """The distinct words of a cell that say something (letters, two or more; filler left out)."""
+    return {w for w in re.findall(r"[a-z][a-z'-]+", cell.lower()) if w not in _FILLER}
+
+
+def says_something(cell: str, least_words: int) -> bool:
+    """True if a cell has ``least_words`` words, at least half of them (and two) distinct words
+    with content: an honest short cell like "uniform logs" passes; "blah blah blah",
+    "word word word" and lorem ipsum do not."""
+    return len(cell.split()) >= least_words and len(content_words(cell)) >= max(2, -(-least_words // 2))
+
+
 def _exhibit(text: str | None) -> Exhibit:
     exhibit = Exhibit()
     if text is None:
         return exhibit
-    block = re.search(r"(?ms)^ {0,3}(```|~~~)[^\n]*\n(.*?)^ {0,3}\1[^\n]*$", text)
-    if block:
-        chunk = block.group(2)
-        exhibit.chunk = chunk[:-1] if chunk.endswith("\n") else chunk
+    blocks = code_fences(text, closed_only=True)
+    if blocks:
+        start, end = blocks[0]
+        exhibit.chunk = "\n".join(text[start:end].split("\n")[1:-1])
     rest = _outside_fences(text)
-    size = re.search(r"\bsize\s*[=:]\s*(\d+)", rest, re.I)
-    overlap = re.search(r"\boverlap\s*[=:]\s*(\d+)", rest, re.I)
+    size = re.search(rf"\bsize\s*[=:]\s*({_NUMBER})", rest, re.I)
+    overlap = re.search(rf"\boverlap\s*[=:]\s*({_NUMBER})", rest, re.I)
     question = re.search(r"question\s*[=:]\s*(.+)", rest, re.I)
-    exhibit.size = int(size.group(1)) if size else None
-    exhibit.overlap = int(overlap.group(1)) if overlap else None
+    exhibit.size = int(numbers(size.group(1))[0]) if size else None
+    exhibit.overlap = int(numbers(overlap.group(1))[0]) if overlap else None
     exhibit.question = question.group(1).strip().strip("`\"'") if question else ""
     return exhibit
 
@@ -166,16 +198,6 @@ def parse_card(text: str) -> Card:
     card.rules, _ = _keyed_rows(
         _find(sections, "rule"), _RULE_KEYS, {"what": ("what", "happens"), "why": ("why",)})
     return card
-
-
-def read_card(folder: str | Path = ".") -> Card:
-    """Parse ``chunking_notes.md`` in ``folder`` (FileNotFoundError, helpfully, if absent)."""
-    path = Path(folder) / CARD_FILE
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"{CARD_FILE} is not in {Path(folder).resolve()}: the release ships a template "
-            "beside this notebook; fill it in there (JupyterLab's editor) and keep its name")
-    return parse_card(path.read_text(encoding="utf-8"))
 
 
 def card_text(folder: str | Path = ".", fallback=None) -> tuple[str | None, str]:
@@ -215,7 +237,7 @@ def format_problems(card: Card) -> list[str]:
                                 ("size", "overlap", "separators", "why"))
     exhibit = card.exhibit
     if exhibit.chunk is None or not exhibit.chunk.strip():
-        problems.append("exhibit: paste the torn chunk between the ``` fence lines")
+        problems.append("exhibit: paste the chunk that severs an answer between the ``` fence lines")
     if exhibit.size is None or exhibit.overlap is None:
         problems.append("exhibit: state the fixed chunker's settings as 'size = N, overlap = M'")
     if not exhibit.question:

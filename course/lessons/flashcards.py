@@ -6,6 +6,10 @@ knew leaves the queue for this round; a card you didn't know goes back into the 
 ``again_after`` cards later, so it returns sooner than the rest of the deck and keeps
 returning until you know it. *Next* skips a card without marking it (it goes to the back).
 
+A card whose back would answer a graded question of the notebook stays locked (its back says
+which answer to commit first) until ``answers`` (by default the notebook's own variables) holds a committed
+answer in every variable the card names; the deck module keeps such backs sealed.
+
 The marks live in this notebook session only (a module-level dict keyed by deck), so running
 the cell again continues the same session; restarting the kernel starts afresh. Nothing is
 graded and nothing is written to disk.
@@ -14,8 +18,10 @@ from html import escape
 
 import ipywidgets as widgets
 
-from .grading_mode import not_while_grading
-from .flashcard_decks import DECKS
+from ._kit.grading_mode import not_while_grading
+from ._kit.palette import BLUE, GREEN, ORANGE
+from .flashcard_decks import DECKS, Card, back_of
+from .reveal import missing_predictions
 
 AGAIN_AFTER = 2  # a missed card comes back after this many other cards
 
@@ -92,13 +98,52 @@ class Session:
 _SESSIONS: dict[str, Session] = {}
 
 
+def unanswered(card: Card, answers) -> list[str]:
+    """The answer variables ``card`` waits for that ``answers`` does not hold yet.
+
+    A dict answer (such as ``KNOWLEDGE``) counts once none of its values is blank.
+    """
+    answers = answers or {}
+    values = {}
+    for name in card.after:
+        value = answers.get(name)
+        if type(value) is dict:
+            value = None if (not value or missing_predictions(value)) else value
+        values[name] = value
+    return missing_predictions(values)
+
+
+def _notebook_variables() -> dict:
+    """The running notebook's variables (IPython's user namespace), or {} outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython ships with the course
+        return {}
+    shell = get_ipython()
+    return shell.user_ns if shell is not None else {}
+
+
+def readable(cards, answers=None) -> list[tuple[str, str]]:
+    """(front, back) pairs to study: a locked card's back stays shut until it is answered."""
+    pairs = []
+    for card in cards:
+        if not isinstance(card, Card):
+            pairs.append(tuple(card))
+            continue
+        waiting = unanswered(card, answers)
+        back = (f"🔒 This card answers a graded question: commit {', '.join(waiting)} and run "
+                "its cell, then run this cell again." if waiting else back_of(card))
+        pairs.append((card.front, back))
+    return pairs
+
+
 def _card_html(session: Session, title: str) -> str:
     if session.done:
-        return ("<div class='flashcard done' style='border:2px solid #55A868;border-radius:8px;"
+        return (f"<div class='flashcard done' style='border:2px solid {GREEN};border-radius:8px;"
                 "padding:14px;min-height:90px'><b>Round finished.</b> Every card was marked "
                 "<i>knew it</i> at least once. Press <b>Start over</b> for another round.</div>")
     side = "answer" if session.back else "question"
-    colour = "#DD8452" if session.back else "#4C72B0"
+    colour = ORANGE if session.back else BLUE
     position = f"card {session.current + 1} of {len(session.cards)}"
     return (f"<div class='flashcard {side}' style='border:2px solid {colour};border-radius:8px;"
             f"padding:14px;min-height:90px'><small>{escape(title)} · {position} · {side}</small>"
@@ -106,11 +151,12 @@ def _card_html(session: Session, title: str) -> str:
 
 
 @not_while_grading
-def flashcards(deck: str = "01", *, cards=None, again_after: int = AGAIN_AFTER,
+def flashcards(deck: str = "01", *, cards=None, answers=None, again_after: int = AGAIN_AFTER,
                fresh: bool = False):
     """The flashcard widget for ``deck`` (a key of ``DECKS``, e.g. ``"01"``), or for your own
-    ``cards`` (a list of (front, back) pairs). Running it again continues the session unless
-    ``fresh=True``. Returns the box; ``box.session`` holds the state, and ``box.flip``,
+    ``cards`` (a list of (front, back) pairs). ``answers`` (by default the variables of the
+    notebook running it) opens the cards of graded questions already answered. Running it again continues the session
+    unless ``fresh=True``. Returns the box; ``box.session`` holds the state, and ``box.flip``,
     ``box.next``, ``box.knew``, ``box.didnt``, ``box.restart`` are its buttons.
     """
     if cards is None:
@@ -120,9 +166,11 @@ def flashcards(deck: str = "01", *, cards=None, again_after: int = AGAIN_AFTER,
         key = deck
     else:
         key = f"custom:{id(cards)}"
+    pairs = readable(cards, _notebook_variables() if answers is None else answers)
     if fresh or key not in _SESSIONS:
-        _SESSIONS[key] = Session(cards, again_after)
+        _SESSIONS[key] = Session(pairs, again_after)
     session = _SESSIONS[key]
+    session.cards = [(str(front), str(back)) for front, back in pairs]  # answers since: unlocked
     title = f"Deck {deck}" if key == deck else "Your deck"
 
     card = widgets.HTML()

@@ -8,17 +8,14 @@ from html import escape
 
 import ipywidgets as widgets
 
+from ._kit.grading_mode import not_while_grading
+from ._kit.lazy import Lazy
+from ._kit.palette import UNKNOWN, series
+from ._kit.png import figure_png, figure_with_axes
+from ._kit.wiring import wire
 from .checks import time_limit
-from .grading_mode import not_while_grading
-from .lazy import Lazy
-from .png import figure_png
-from .wiring import wire
 
-Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
 Patch = Lazy("matplotlib.patches", "Patch")
-
-_COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
-_UNKNOWN = "#BBBBBB"
 
 
 def word_owners(paragraphs, chunks) -> tuple[list[list[tuple[int | None, int]]], bool]:
@@ -53,7 +50,7 @@ def draw_packing(ax, paragraphs, chunks, limit: int, labels) -> None:
     for x, chunk_bands in enumerate(bands):
         bottom = 0
         for owner, words in chunk_bands:
-            colour = _UNKNOWN if owner is None else _COLOURS[owner % len(_COLOURS)]
+            colour = UNKNOWN if owner is None else series(owner)
             ax.bar(x, words, bottom=bottom, color=colour, edgecolor="white", width=0.7)
             bottom += words
         ax.text(x, bottom, str(bottom), ha="center", va="bottom", fontsize=9)
@@ -62,7 +59,7 @@ def draw_packing(ax, paragraphs, chunks, limit: int, labels) -> None:
     ax.set_xticks(range(len(bands)), [f"chunk {i}" for i in range(len(bands))])
     ax.set_ylabel("words")
     ax.set_ylim(0, max([limit] + [sum(w for _, w in b) for b in bands]) * 1.18)
-    handles = [Patch(color=_COLOURS[i % len(_COLOURS)], label=label)
+    handles = [Patch(color=series(i), label=label)
                for i, label in enumerate(labels)]
     ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=8,
               ncols=min(4, len(labels)), frameon=False)
@@ -82,9 +79,7 @@ def packing_explorer(pack, paragraphs, max_words: int = 200, *, low: int = 20, h
                                description="max words", continuous_update=True)
     summary = widgets.HTML()
     image = widgets.Image(format="png")
-    figure = Figure(figsize=(7, 3), dpi=90)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.09, right=0.98, top=0.88, bottom=0.12)
+    figure, ax = figure_with_axes((7, 3), 90, left=0.09, right=0.98, top=0.88, bottom=0.12)
 
     def redraw(change=None):
         started = time.perf_counter()

@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._kit.chunks import code_fences
+
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+\S", re.M)
-_FENCE = re.compile(r"^ {0,3}(```|~~~)", re.M)
 
 MIN_CHARS, MAX_CHARS = 2000, 12000     # long enough to need chunks, short enough to read
 MIN_HEADINGS, MIN_FENCES = 3, 2        # structure to respect, code to keep whole
@@ -36,7 +37,7 @@ class RealDoc:
     @property
     def fences(self) -> int:
         """Complete code fences (an opening and a closing line)."""
-        return len(_FENCE.findall(self.text)) // 2
+        return len(code_fences(self.text, closed_only=True))
 
     def describe(self) -> str:
         return (f"{self.name}: {len(self.text):,} characters, {self.headings} headings, "

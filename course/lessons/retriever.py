@@ -7,12 +7,9 @@ import math
 import re
 from collections import Counter
 
+from ._kit.chunks import chunk_text
+
 _WORD = re.compile(r"[a-z0-9']+")
-
-
-def chunk_text(chunk) -> str:
-    """The text of a chunk: a string, or a chunk dict's ``text``."""
-    return chunk["text"] if isinstance(chunk, dict) else chunk
 
 
 def embed(text: str) -> Counter:

@@ -3,7 +3,7 @@ from html import escape
 
 import ipywidgets as widgets
 
-from .grading_mode import NotDrawn, grading
+from ._kit.grading_mode import NotDrawn, grading
 
 _UNANSWERED = (None, Ellipsis, "")
 

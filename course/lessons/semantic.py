@@ -18,14 +18,15 @@ from html import escape
 
 import ipywidgets as widgets
 
+from ._kit.chunks import chunk_text
+from ._kit.grading_mode import not_while_grading
+from ._kit.palette import BLUE, GREY, RED
+from ._kit.png import figure_png, figure_with_axes
+from ._kit.wiring import wire
 from .checks import time_limit
-from .grading_mode import not_while_grading
-from .lazy import Lazy
 from .paragraph_sets import Question
-from .png import figure_png
 from .retriever import top1
 
-Figure = Lazy("matplotlib.figure", "Figure")
 
 _WORD = re.compile(r"[a-z0-9']+")
 STOPWORDS = frozenset("""
@@ -94,14 +95,13 @@ def top1_hits(chunks, questions) -> int:
     """How many ``questions`` have every evidence string in the retriever's top-1 chunk."""
     hits = 0
     for question in questions:
-        best = top1(question.text, chunks) if chunks else None
-        text = best["text"] if isinstance(best, dict) else best
-        hits += isinstance(text, str) and all(e in text for e in question.evidence)
+        text = chunk_text(top1(question.text, chunks)) if chunks else ""
+        hits += all(e in text for e in question.evidence)
     return hits
 
 
 def _name(function) -> str:
-    return escape(getattr(function, "__name__", "function"))
+    return getattr(function, "__name__", "function")
 
 
 def draw_similarities(ax, sentences, similarities, threshold, title="") -> list[int]:
@@ -110,15 +110,15 @@ def draw_similarities(ax, sentences, similarities, threshold, title="") -> list[
     ax.clear()
     gaps = list(range(len(similarities)))
     cuts = [g for g in gaps if similarities[g] < threshold]
-    ax.plot(gaps, similarities, color="#4C72B0", marker="o", markersize=4, linewidth=1.2)
+    ax.plot(gaps, similarities, color=BLUE, marker="o", markersize=4, linewidth=1.2)
     ax.axhline(threshold, color="black", linestyle="--", linewidth=1)
     for g in cuts:
-        ax.axvline(g, color="#C44E52", alpha=0.35, linewidth=3)
+        ax.axvline(g, color=RED, alpha=0.35, linewidth=3)
     headings = [g for g in gaps if g + 1 < len(sentences) and sentences[g + 1].startswith("#")]
     top = max([threshold, 0.3] + list(similarities)) * 1.15
     if headings:
         ax.plot(headings, [top * 0.97] * len(headings), linestyle="none", marker="v",
-                color="#8C8C8C", markersize=6, label="next sentence is a heading")
+                color=GREY, markersize=6, label="next sentence is a heading")
         ax.legend(loc="upper right", fontsize=7, frameon=False)
     ax.set_ylim(0, top)
     ax.set_xlim(-0.5, max(0.5, len(gaps) - 0.5))
@@ -126,6 +126,63 @@ def draw_similarities(ax, sentences, similarities, threshold, title="") -> list[
     ax.set_ylabel("cosine similarity")
     ax.set_title(title, fontsize=9)
     return cuts
+
+
+def _failure(name: str, error: Exception) -> str:
+    return f"<b>{escape(name)} raised {type(error).__name__}</b>: {escape(str(error))}"
+
+
+def _curve(text, split_sentences, adjacent_similarities) -> dict:
+    """The sentences of ``text``, their adjacent similarities and the embeddings that took;
+    or an ``error`` naming the student's function that failed."""
+    try:
+        with time_limit(2, "split_sentences"):
+            sentences = list(split_sentences(text))
+        embedder = TfidfEmbedder(sentences)
+        vectors = [embedder(s) for s in sentences]
+        with time_limit(2, "adjacent_similarities"):
+            similarities = [float(v) for v in adjacent_similarities(vectors)]
+    except Exception as error:
+        return {"error": f"<b>{type(error).__name__}</b>: {escape(str(error))}"}
+    return {"sentences": sentences, "similarities": similarities, "embedded": embedder.calls}
+
+
+def _compared(text, structured, asked) -> dict:
+    """The structure-aware chunks of ``text`` and their top-1 hits, or the error it raised."""
+    try:
+        with time_limit(2, _name(structured)):
+            chunks = list(structured(text))
+    except Exception as error:
+        return {"structured_error": _failure(_name(structured), error)}
+    return {"structured": chunks, "structured_hits": top1_hits(chunks, asked)}
+
+
+def _answer_lines(chunks, asked, answerable) -> list[str]:
+    """How many of the questions ``asked`` the top-1 chunk (and one chunk) answer whole."""
+    if not asked:
+        return []
+    hits = top1_hits(chunks, asked)
+    line = f"top-1 chunk holds the whole answer: <b class='hits'>{hits}</b> of {len(asked)}"
+    if answerable is not None:
+        try:
+            whole = sum(bool(answerable(chunks, q.evidence)) for q in asked)
+            line += f" (answerable from one chunk: {whole})"
+        except Exception as error:
+            line += f" ({_failure(_name(answerable), error)})"
+    return [line]
+
+
+def _cost_line(state, calls: int, asked) -> list[str]:
+    """The structure-aware chunker's embedding calls against semantic chunking's."""
+    if "structured_error" in state:
+        return [f"structure-aware: {state['structured_error']}"]
+    if "structured" not in state:
+        return []
+    n = len(state["structured"])
+    ratio = calls / n if n else float("inf")
+    return [f"structure-aware: {n} chunks, {n} embedding calls"
+            + (f", top-1 {state['structured_hits']} of {len(asked)}" if asked else "")
+            + f"; semantic costs <b class='ratio'>{ratio:.1f}×</b> the calls"]
 
 
 @not_while_grading
@@ -136,46 +193,30 @@ def similarity_explorer(split_sentences, adjacent_similarities, semantic_chunks,
 
     ``documents`` maps a name to a text; ``questions`` maps the same names to questions with
     known evidence; ``structured`` (text -> list of chunk texts) is the structure-aware
-    chunker to compare with. The three student functions are called as the contracts say;
-    if one fails, the summary names it instead of the widget failing.
+    chunker to compare with. The student's functions are called as the contracts say, each
+    under a time limit; if one fails, the summary names it instead of the widget failing.
     """
-    documents = dict(documents)
-    questions = questions or {}
+    documents, questions = dict(documents), questions or {}
     choice = widgets.Dropdown(options=list(documents), description="document")
     slider = widgets.FloatSlider(value=threshold, min=0.0, max=0.6, step=0.01,
                                  description="threshold", readout_format=".2f",
                                  continuous_update=True)
-    summary = widgets.HTML()
-    image = widgets.Image(format="png")
-    figure = Figure(figsize=(7.5, 3), dpi=90)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.08, right=0.98, top=0.9, bottom=0.16)
+    summary, image = widgets.HTML(), widgets.Image(format="png")
+    figure, ax = figure_with_axes((7.5, 3), 90, left=0.08, right=0.98, top=0.9, bottom=0.16)
     state = {}
 
-    def prepare(change=None):
+    def prepare():
         """Everything that does not depend on the threshold: done once per document."""
-        text = documents[choice.value]
+        text, asked = documents[choice.value], questions.get(choice.value, ())
         state.clear()
-        try:
-            with time_limit(2, "split_sentences"):
-                sentences = list(split_sentences(text))
-            embedder = TfidfEmbedder(sentences)
-            vectors = [embedder(s) for s in sentences]
-            with time_limit(2, "adjacent_similarities"):
-                similarities = [float(v) for v in adjacent_similarities(vectors)]
-        except Exception as error:
-            state["error"] = f"<b>{type(error).__name__}</b>: {escape(str(error))}"
-            redraw()
-            return
-        state.update(sentences=sentences, similarities=similarities, embedded=embedder.calls)
-        if structured is not None:
-            chunks = list(structured(text))
-            state["structured"] = chunks
-            state["structured_hits"] = top1_hits(chunks, questions.get(choice.value, ()))
-        redraw()
+        state.update(_curve(text, split_sentences, adjacent_similarities), document=choice.value)
+        if structured is not None and "error" not in state:
+            state.update(_compared(text, structured, asked))
 
     def redraw(change=None):
         started = time.perf_counter()
+        if state.get("document") != choice.value:
+            prepare()
         if "error" in state:
             summary.value = f"Your functions could not prepare the curve: {state['error']}"
             return
@@ -184,40 +225,21 @@ def similarity_explorer(split_sentences, adjacent_similarities, semantic_chunks,
             with time_limit(2, "semantic_chunks"):
                 chunks = list(semantic_chunks(sentences, similarities, slider.value))
         except Exception as error:
-            summary.value = (f"<b>{_name(semantic_chunks)} raised {type(error).__name__}</b>: "
-                             f"{escape(str(error))}")
+            summary.value = _failure(_name(semantic_chunks), error)
             return
         cuts = draw_similarities(ax, sentences, similarities, slider.value,
                                  f"{choice.value}: {len(sentences)} sentences")
         image.value = figure_png(figure)
-        calls = state["embedded"] + len(chunks)
-        lines = [
-            f"threshold <b class='threshold'>{slider.value:.2f}</b>: "
-            f"<b class='cut-count'>{len(cuts)}</b> cuts, "
-            f"<b class='chunk-count'>{len(chunks)}</b> chunks",
-            f"embedding calls at ingest: <b class='calls'>{calls}</b> "
-            f"({state['embedded']} sentences to find the cuts + {len(chunks)} chunks to index)",
-        ]
-        asked = questions.get(choice.value, ())
-        if asked:
-            hits = top1_hits(chunks, asked)
-            line = f"top-1 chunk holds the whole answer: <b class='hits'>{hits}</b> of {len(asked)}"
-            if answerable is not None:
-                whole = sum(bool(answerable(chunks, q.evidence)) for q in asked)
-                line += f" (answerable from one chunk: {whole})"
-            lines.append(line)
-        if "structured" in state:
-            n = len(state["structured"])
-            ratio = calls / n if n else float("inf")
-            lines.append(f"structure-aware: {n} chunks, {n} embedding calls"
-                         + (f", top-1 {state['structured_hits']} of {len(asked)}" if asked else "")
-                         + f"; semantic costs <b class='ratio'>{ratio:.1f}×</b> the calls")
+        calls, asked = state["embedded"] + len(chunks), questions.get(choice.value, ())
+        lines = [f"threshold <b class='threshold'>{slider.value:.2f}</b>: "
+                 f"<b class='cut-count'>{len(cuts)}</b> cuts, "
+                 f"<b class='chunk-count'>{len(chunks)}</b> chunks",
+                 f"embedding calls at ingest: <b class='calls'>{calls}</b> ({state['embedded']} "
+                 f"sentences to find the cuts + {len(chunks)} chunks to index)"]
+        lines += _answer_lines(chunks, asked, answerable) + _cost_line(state, calls, asked)
         lines.append(f"<small>redrawn in {1000 * (time.perf_counter() - started):.0f} ms</small>")
         summary.value = "<br>".join(lines)
 
-    choice.observe(prepare, names="value")
-    slider.observe(redraw, names="value")
-    prepare()
     box = widgets.VBox([widgets.HBox([choice, slider]), summary, image])
-    box.redraw, box.choice, box.slider, box.summary, box.image = redraw, choice, slider, summary, image
-    return box
+    return wire(box, redraw, [choice, slider], choice=choice, slider=slider, summary=summary,
+                image=image)

@@ -16,21 +16,20 @@ from html import escape
 
 import ipywidgets as widgets
 
+from ._kit import palette
+from ._kit.grading_mode import not_while_grading
+from ._kit.lazy import Lazy
+from ._kit.png import Blitter, figure_with_axes
+from ._kit.wiring import wire
 from .checks import time_limit
-from .grading_mode import not_while_grading
-from .lazy import Lazy
-from .png import canvas_png
 from .retriever import top_k
-from .wiring import wire
 
 np = Lazy("numpy")
-FigureCanvasAgg = Lazy("matplotlib.backends.backend_agg", "FigureCanvasAgg")
 LineCollection = Lazy("matplotlib.collections", "LineCollection")
-Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
 
 EMPTY, PART, FULL = 0, 1, 2
-_WHITE, _HEADER, _DELIM = (1.0, 1.0, 1.0), (0.93, 0.72, 0.16), (0.97, 0.87, 0.55)
-_WITH, _ORPHAN, _CUT = (0.30, 0.45, 0.69), (0.77, 0.31, 0.32), (0.80, 0.80, 0.80)
+_HEADER, _DELIM = palette.rgb(palette.GOLD), palette.rgb(palette.PALE_GOLD)
+_WITH, _ORPHAN, _CUT = (palette.rgb(c) for c in (palette.BLUE, palette.RED, palette.LIGHT_GREY))
 _MIN_PIECE = 3  # a row fragment this long or longer counts as part of the row
 
 
@@ -128,10 +127,9 @@ class TableChunksPlot:
     def __init__(self, rows, figsize=(7, 3.2), dpi=72):
         self.rows = list(rows)
         n = len(self.rows)
-        self.figure = Figure(figsize=figsize, dpi=dpi)
-        self.canvas = FigureCanvasAgg(self.figure)
-        self.figure.subplots_adjust(left=0.17, right=0.98, top=0.88, bottom=0.1)
-        ax = self.ax = self.figure.add_subplot()
+        self.figure, ax = figure_with_axes(figsize, dpi, left=0.17, right=0.98, top=0.88,
+                                           bottom=0.1)
+        self.ax = ax
         self.picture = ax.imshow(np.ones((n, 1, 3)), aspect="auto", interpolation="nearest",
                                  animated=True)
         every = max(1, -(-n // 10))
@@ -142,14 +140,13 @@ class TableChunksPlot:
                       fontsize=8)
         self.columns = LineCollection([], colors="white", linewidths=0.8, animated=True)
         self.lines = LineCollection([], colors="white", linewidths=0.5, animated=True)
-        self.cuts = ax.scatter([], [], marker="x", s=14, color="#333333", linewidths=0.8,
+        self.cuts = ax.scatter([], [], marker="x", s=14, color=palette.GUIDE_TEXT, linewidths=0.8,
                                animated=True)
         ax.add_collection(self.columns)
         ax.add_collection(self.lines)
         self.title = ax.text(0.5, 1.03, "", transform=ax.transAxes, ha="center", va="bottom",
                              fontsize=9, animated=True)
-        self.canvas.draw()
-        self.background = self.canvas.copy_from_bbox(self.figure.bbox)
+        self.blitter = Blitter(self.figure)
 
     def draw(self, chunks, title: str) -> None:
         image, touching, cuts = _grid_image(self.rows, chunks)
@@ -163,13 +160,10 @@ class TableChunksPlot:
         self.cuts.set_offsets(np.array(cuts, dtype=float).reshape(-1, 2))
         span = f"chunk {touching[0]}" if m == 1 else f"chunks {touching[0]}–{touching[-1]}"
         self.title.set_text(f"{title} · {span} of {len(chunks)}" if chunks else title)
-        self.canvas.restore_region(self.background)
-        for artist in (self.picture, self.columns, self.lines, self.cuts, self.title):
-            self.ax.draw_artist(artist)
 
     def png(self) -> bytes:
         """The current drawing as PNG bytes."""
-        return canvas_png(self.canvas)
+        return self.blitter.png((self.picture, self.columns, self.lines, self.cuts, self.title))
 
 
 def _summary(stats: dict, focus: str | None) -> list[str]:
@@ -246,7 +240,8 @@ def retrieval_side_by_side(query, strategies: dict) -> widgets.HTML:
         columns.append(
             f"<div class='strategy' style='flex:1;min-width:0'><h4>{escape(name)}</h4>"
             f"<p>{len(texts)} chunks · top chunk #{index}, cosine {score:.2f}</p>"
-            f"<pre style='white-space:pre-wrap;background:#f6f6f6;padding:6px'>{escape(chunk)}</pre>"
+            f"<pre style='white-space:pre-wrap;background:{palette.PANEL};padding:6px'>"
+            f"{escape(chunk)}</pre>"
             f"<p>{verdict}</p></div>")
     return widgets.HTML(f"<p>Query: <b>{escape(query.text)}</b></p>"
                         f"<div style='display:flex;gap:16px'>{''.join(columns)}</div>")

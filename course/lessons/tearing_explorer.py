@@ -1,10 +1,10 @@
-"""Assignment 3's explorers: one document torn three ways, side by side.
+"""Assignment 3's explorers: one document chunked three ways, side by side.
 
 Every widget takes the chunkers to show as parameters, so a student watches *their own*
 ``chunk_fixed``, ``chunk_recursive`` and ``chunk_structured`` at work:
 
 * ``tearing_explorer`` — size and overlap sliders over the document, each strategy's chunk
-  boundaries drawn on one lane, the sentences cut in half and the numbers torn from their rule
+  boundaries drawn on one lane, the sentences cut in half and the numbers whose rule was cut
   marked in red, the counts in the summary;
 * ``query_explorer`` — a query box showing each strategy's top chunk from the course retriever;
 * ``rate_explorer`` — answerable rate against chunk size for each strategy, with a size slider.
@@ -14,75 +14,27 @@ from html import escape
 
 import ipywidgets as widgets
 
-from .boundary_damage import chunk_body, damage, heading_offsets, locate
-from .checks import time_limit
-from .grading_mode import not_while_grading
-from .lazy import Lazy
-from .png import canvas_png
-from .retriever import chunk_text, top_k
-from .wiring import wire
+from ._kit.chunks import chunk_text, locate
+from ._kit.grading_mode import not_while_grading
+from ._kit.lanes import (draw_lane, heading_offsets, lane_axes, lane_y, mark_cuts,
+                         strategy_table)
+from ._kit.palette import CUT, GUIDE, GUIDE_TEXT, STRATEGY
+from ._kit.png import Blitter, figure_with_axes
+from ._kit.strategies import STRATEGIES, run_all, run_strategy, tearings
+from ._kit.wiring import wire
+from .boundary_damage import damage
+from .retriever import top_k
 
-FigureCanvasAgg = Lazy("matplotlib.backends.backend_agg", "FigureCanvasAgg")
-Figure = Lazy("matplotlib.figure", "Figure")
-
-STRATEGIES = ("fixed", "recursive", "structured")
-_COLOURS = {"fixed": ("#4C72B0", "#9DB4D9"), "recursive": ("#DD8452", "#F0BD98"),
-            "structured": ("#55A868", "#A4D3B0")}
-CUT_COLOUR = "#C0392B"  # a sentence, number or code fence torn in two
-
-
-def tearings(chunk_fixed, chunk_recursive, chunk_structured, *, source="document.md"):
-    """name -> function(document, size, overlap) for the three strategies.
-
-    The fixed chunker uses the overlap; the recursive one the size; the structure-aware one
-    cuts at headings and splits a section longer than ``size`` (``max_size=size``).
-    """
-    return {
-        "fixed": lambda document, size, overlap: chunk_fixed(document, size, overlap),
-        "recursive": lambda document, size, overlap: chunk_recursive(document, size),
-        "structured": lambda document, size, overlap: chunk_structured(
-            document, source, max_size=size),
-    }
-
-
-def run_strategy(function, document, size, overlap, seconds=2.0):
-    """(chunks, None) or (None, an error message) — a student's chunker may fail or loop."""
-    try:
-        with time_limit(seconds, "the chunker"):
-            chunks = function(document, size, overlap)
-        if not isinstance(chunks, list):
-            return None, f"returned a {type(chunks).__name__}, not a list"
-        return chunks, None
-    except Exception as error:  # shown to the student, never raised into the widget
-        return None, f"{type(error).__name__}: {error}"
 
 
 def _draw_static(ax, document) -> None:
     """The parts of the figure no slider changes: lanes, headings, axes."""
-    n = max(1, len(document))
     for offset, title in heading_offsets(document):
-        ax.axvline(offset, color="#999999", linestyle=":", linewidth=0.8)
-        ax.text(offset, len(STRATEGIES) - 0.35, title[:18], fontsize=6, color="#555555",
+        ax.axvline(offset, color=GUIDE, linestyle=":", linewidth=0.8)
+        ax.text(offset, len(STRATEGIES) - 0.35, title[:18], fontsize=6, color=GUIDE_TEXT,
                 va="bottom")
-    ax.set_yticks(range(len(STRATEGIES)), list(reversed(STRATEGIES)), fontsize=8)
-    ax.set_xlim(0, n)
-    ax.set_ylim(-0.55, len(STRATEGIES) - 0.05)
-    ax.set_xlabel("character offset in the document (red bar: sentence cut; ▼ number torn "
-                  "from its rule)", fontsize=7)
-    ax.tick_params(axis="x", labelsize=7)
-
-
-def draw_lane(ax, y: float, name: str, places, n: int, error: str | None = None) -> list:
-    """One strategy's lane at height ``y``: its chunks (``places``, as (start, end)) as bars of
-    alternating shade, or the error its chunker raised. Returns the artists it added."""
-    if error is not None:
-        return [ax.text(n / 2, y, f"{name}: {error[:70]}", ha="center", va="center", fontsize=7,
-                        color=CUT_COLOUR)]
-    bars = [(start, max(end - start, 1)) for start, end in (p for p in places if p)]
-    return [ax.broken_barh(part, (y + shift - 0.11, 0.22), facecolors=colour,
-                           edgecolors="white", linewidth=0.5)
-            for part, shift, colour in ((bars[0::2], -0.13, _COLOURS[name][0]),
-                                        (bars[1::2], 0.13, _COLOURS[name][1])) if part]
+    lane_axes(ax, document, "character offset in the document (red bar: sentence cut; ▼ number "
+              "whose rule was cut)", headroom=0.05)
 
 
 def draw_tearings(ax, document, results, damages, size, overlap) -> list:
@@ -92,20 +44,18 @@ def draw_tearings(ax, document, results, damages, size, overlap) -> list:
     """
     n = max(1, len(document))
     artists = []
-    for lane, name in enumerate(STRATEGIES):
-        y = len(STRATEGIES) - 1 - lane
-        chunks, error = results[name]
-        places = locate(document, chunks) if error is None else []
-        artists += draw_lane(ax, y, name, places, n, error)
+    for name in STRATEGIES:
+        y, (chunks, error) = lane_y(name), results[name]
+        artists += draw_lane(ax, y, name, locate(document, chunks) if error is None else [], n,
+                             error)
         if error is not None:
             continue
         hurt = damages[name]
-        if hurt.cut:
-            artists.append(ax.broken_barh([(s, e - s) for s, e in hurt.cut], (y - 0.42, 0.06),
-                                          facecolors=CUT_COLOUR))
-        if hurt.separated:
-            artists.extend(ax.plot([pos for pos, _ in hurt.separated], [y - 0.30] * len(hurt.separated),
-                                   linestyle="none", marker="v", markersize=5, color=CUT_COLOUR))
+        artists += mark_cuts(ax, y, hurt.cut, 0.06)
+        severed_at = [position for position, _ in hurt.separated]
+        if severed_at:
+            artists.extend(ax.plot(severed_at, [y - 0.30] * len(severed_at), linestyle="none", marker="v",
+                                   markersize=5, color=CUT))
     artists.append(ax.text(0.5, 1.03, f"size {size}, overlap {overlap} (fixed only)",
                            transform=ax.transAxes, ha="center", va="bottom", fontsize=8))
     for artist in artists:
@@ -113,60 +63,33 @@ def draw_tearings(ax, document, results, damages, size, overlap) -> list:
     return artists
 
 
-class Blitter:
-    """Render a figure's static parts once; each redraw paints only the artists that change.
-
-    Restoring the cached background and drawing a few collections takes a few milliseconds,
-    where a full ``savefig`` takes tens: this is what keeps the sliders instant.
-    """
-
-    def __init__(self, figure):
-        self.figure = figure
-        self.canvas = FigureCanvasAgg(figure)
-        self.canvas.draw()
-        self.background = self.canvas.copy_from_bbox(figure.bbox)
-
-    def png(self, artists) -> bytes:
-        self.canvas.restore_region(self.background)
-        renderer = self.canvas.get_renderer()
-        for artist in artists:
-            artist.draw(renderer)
-        return canvas_png(self.canvas)
-
-
 def _summary_rows(document, results, damages, questions, judge) -> str:
-    head = ("<tr><th>strategy</th><th>chunks</th><th>longest</th><th>sentences cut</th>"
-            "<th>numbers torn from their rule</th>")
+    head = ["chunks", "longest", "sentences cut", "numbers whose rule was cut"]
     if questions and judge:
-        head += "<th>questions answerable from one chunk</th>"
-    rows = [head + "</tr>"]
-    for name in STRATEGIES:
-        chunks, error = results[name]
-        if error is not None:
-            rows.append(f"<tr class='{name}'><td>{name}</td><td colspan='5'>⚠ "
-                        f"{escape(error)}</td></tr>")
-            continue
+        head.append("questions answerable from one chunk")
+
+    def cells(name, chunks):
         hurt = damages[name]
-        longest = max((len(chunk_text(c)) if isinstance(chunk_text(c), str) else 0
-                       for c in chunks), default=0)
-        cells = [name, f"<b class='chunk-count'>{len(chunks)}</b>", str(longest),
-                 f"<span class='sentences-cut'>{len(hurt.cut)}</span> of {len(hurt.sentences)}",
-                 f"<span class='numbers-torn'>{len(hurt.separated)}</span> of {len(hurt.numbers)}"]
+        row = [f"<b class='chunk-count'>{len(chunks)}</b>",
+               str(max((len(chunk_text(c)) for c in chunks), default=0)),
+               f"<span class='sentences-cut'>{len(hurt.cut)}</span> of {len(hurt.sentences)}",
+               f"<span class='numbers-cut'>{len(hurt.separated)}</span> of {len(hurt.numbers)}"]
         if questions and judge:
             try:
                 ok = sum(bool(judge(chunks, q.evidence)) for q in questions)
-                cells.append(f"<span class='answerable'>{ok}</span> of {len(questions)}")
+                row.append(f"<span class='answerable'>{ok}</span> of {len(questions)}")
             except Exception as error:
-                cells.append(f"⚠ {escape(type(error).__name__)}")
-        rows.append(f"<tr class='{name}'>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return "<table class='tearing-summary'>" + "".join(rows) + "</table>"
+                row.append(f"⚠ {escape(type(error).__name__)}")
+        return row
+
+    return strategy_table("tearing-summary", head, results, cells)
 
 
 @not_while_grading
 def tearing_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, size=180,
                      overlap=40, *, source="document.md", questions=None, judge=None,
                      low=40, high=400, step=10):
-    """Size and overlap sliders over ``document`` torn by the three chunkers given.
+    """Size and overlap sliders over ``document`` chunked by the three chunkers given.
 
     With ``questions`` (``Question`` objects) and ``judge(chunks, evidence) -> bool`` (the
     student's ``answerable``), the summary also counts the questions one chunk can answer.
@@ -178,9 +101,7 @@ def tearing_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, s
                                        description="overlap", continuous_update=True)
     summary = widgets.HTML()
     image = widgets.Image(format="png")
-    figure = Figure(figsize=(8, 2.7), dpi=72)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.1, right=0.98, top=0.88, bottom=0.2)
+    figure, ax = figure_with_axes((8, 2.7), 72, left=0.1, right=0.98, top=0.88, bottom=0.2)
     _draw_static(ax, document)
     blitter = Blitter(figure)
     drawn = []
@@ -188,8 +109,7 @@ def tearing_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, s
     def redraw(change=None):
         started = time.perf_counter()
         size_now, overlap_now = size_slider.value, overlap_slider.value
-        results = {name: run_strategy(function, document, size_now, overlap_now)
-                   for name, function in strategies.items()}
+        results = run_all(strategies, document, size_now, overlap_now)
         damages = {name: damage(document, chunks) for name, (chunks, error) in results.items()
                    if error is None}
         for artist in drawn:
@@ -234,8 +154,8 @@ def query_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, *, 
         parts = [f"<div>top {k} for <b class='query'>{escape(text) or '(type a query)'}</b> "
                  f"at size {size_slider.value}</div>"]
         question = known.get(text)
-        for name, function in strategies.items():
-            chunks, error = run_strategy(function, document, size_slider.value, overlap)
+        results = run_all(strategies, document, size_slider.value, overlap)
+        for name, (chunks, error) in results.items():
             if error is not None:
                 parts.append(f"<p><b>{name}</b>: ⚠ {escape(error)}</p>")
                 continue
@@ -251,7 +171,7 @@ def query_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, *, 
                                else " — <span class='incomplete'>not the complete answer</span>")
                 parts.append(f"<p><b>{name}</b> #{rank} (chunk {index}, score {score:.2f})"
                              f"{verdict}<br><code style='white-space:pre-wrap'>"
-                             f"{escape(_shorten(str(shown)))}</code></p>")
+                             f"{escape(_shorten(shown))}</code></p>")
         view.value = "".join(parts)
 
     def pick(change):
@@ -275,7 +195,8 @@ def answerable_rates(strategies, documents, sizes, judge, overlap_share=0.2):
         for name, function in strategies.items():
             ok = total = 0
             for document, questions in documents:
-                chunks, error = run_strategy(function, document, size, overlap)
+                chunks, error = run_strategy(function, document, size, overlap,
+                                             case=f"chunk_{name}")
                 for question in questions:
                     total += 1
                     if error is None:
@@ -297,13 +218,11 @@ def rate_explorer(chunk_fixed, chunk_recursive, chunk_structured, documents, jud
                                      description="size", continuous_update=True)
     summary = widgets.HTML()
     image = widgets.Image(format="png")
-    figure = Figure(figsize=(7, 2.8), dpi=80)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.1, right=0.98, top=0.9, bottom=0.17)
+    figure, ax = figure_with_axes((7, 2.8), 80, left=0.1, right=0.98, top=0.9, bottom=0.17)
     count = sum(len(q) for _, q in documents)
 
     for name in STRATEGIES:
-        ax.plot(sizes, rates[name], marker="o", markersize=3, label=name, color=_COLOURS[name][0])
+        ax.plot(sizes, rates[name], marker="o", markersize=3, label=name, color=STRATEGY[name][0])
     ax.set_ylim(-0.05, 1.05)
     ax.set_xlabel("chunk size (characters)", fontsize=8)
     ax.set_ylabel("answerable rate", fontsize=8)

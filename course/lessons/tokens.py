@@ -29,8 +29,3 @@ def decode(ids) -> str:
 def count_tokens(text: str) -> int:
     """How many tokens ``text`` costs in the course tokenizer."""
     return len(encode(text))
-
-
-def count_words(text: str) -> int:
-    """Words as the course counts them: maximal runs of non-whitespace."""
-    return len(text.split())

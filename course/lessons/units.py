@@ -9,7 +9,7 @@ from html import escape
 import ipywidgets as widgets
 import tiktoken
 
-from course.lessons.tokens import count_tokens
+from .tokens import count_tokens
 
 
 def measure(text: str) -> dict:

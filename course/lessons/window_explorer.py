@@ -15,13 +15,13 @@ from html import escape
 
 import ipywidgets as widgets
 
+from ._kit.grading_mode import not_while_grading
+from ._kit.lazy import Lazy
+from ._kit.palette import BLUE, DARK_BLUE, RED
+from ._kit.png import figure_png, figure_with_axes
+from ._kit.wiring import wire
 from .checks import time_limit
-from .grading_mode import not_while_grading
-from .lazy import Lazy
-from .png import figure_png
-from .wiring import wire
 
-Figure = Lazy("matplotlib.figure", "Figure")  # pyplot-free: no global state, no auto-display
 PolyCollection = Lazy("matplotlib.collections", "PolyCollection")
 Patch = Lazy("matplotlib.patches", "Patch")
 
@@ -30,7 +30,7 @@ BLIND = "blind loop"
 MAX_ROWS = 40          # windows drawn; the summary still counts all of them
 MAX_BLIND = 10_000     # the blind loop gives up after this many windows
 
-_WINDOW, _OVERLAP, _REDUNDANT = "#4C72B0", "#1B3A6B", "#C44E52"
+_WINDOW, _OVERLAP, _REDUNDANT = BLUE, DARK_BLUE, RED
 
 
 def blind_spans(n: int, size: int, overlap: int) -> list[tuple[int, int]]:
@@ -121,16 +121,51 @@ class SpanDiagram:
         ax.set_yticks(rows, [f"w{i}" for i in rows])
 
 
-def draw_windows(ax, spans, n: int, redundant=()) -> None:
-    """Draw a span diagram on ``ax`` once (the explorer keeps one and updates it)."""
-    ax.clear()
-    SpanDiagram(ax).draw(spans, n, redundant)
-
-
 def _guarded(function, case: str, *args):
     """``function(*args)`` with a time limit, so an endless loop becomes a message."""
     with time_limit(1.0, case):
         return function(*args)
+
+
+def _windows(chunk_spans, blind: bool, N: int, C: int, O: int) -> list[tuple[int, int]]:
+    """The blind loop's spans, or the student's ``chunk_spans(N, C, O)`` (guarded)."""
+    if blind:
+        return blind_spans(N, C, O)
+    name = getattr(chunk_spans, "__name__", "chunk_spans")
+    return _as_spans(_guarded(chunk_spans, f"{name}({N}, {C}, {O})", N, C, O))
+
+
+def _disagreements(checks, N: int, C: int, O: int) -> list[str]:
+    """A warning for each of the student's (label, function, value the spans give) that raises
+    or disagrees with the spans."""
+    lines = []
+    for label, function, shown in checks:
+        if function is None:
+            continue
+        try:
+            value = _guarded(function, f"{label}({N}, {C}, {O})", N, C, O)
+        except Exception as error:
+            lines.append(f"⚠ your {label} raised {escape(type(error).__name__)}")
+            continue
+        if type(value) is not int or value != shown:
+            lines.append(f"⚠ your {label} says {escape(repr(value))}, the spans give {shown}")
+    return lines
+
+
+def _counts(spans, redundant, N: int, blind: bool) -> list[str]:
+    """K, the stored positions, the duplication factor and the redundant windows' waste."""
+    stored = sum(e - s for s, e in spans)
+    lines = [f"K = <b class='k'>{len(spans)}</b> windows",
+             f"stored positions = <b class='stored'>{stored}</b>",
+             f"duplication factor = stored / N = <b class='dup'>{stored / N:.2f}</b>" if N
+             else "duplication factor: N = 0, nothing to store"]
+    if blind:
+        wasted = sum(spans[i][1] - spans[i][0] for i in redundant)
+        lines.append(f"<span class='redundant'>{len(redundant)}</span> redundant trailing "
+                     f"window(s), {wasted} positions stored for nothing")
+    if len(spans) > MAX_ROWS:
+        lines.append(f"<small>drawing the first {MAX_ROWS} of {len(spans)} windows</small>")
+    return lines
 
 
 @not_while_grading
@@ -149,9 +184,7 @@ def window_explorer(chunk_spans, n: int = 1000, size: int = 200, overlap: int = 
     toggle = widgets.ToggleButtons(options=[COVERAGE, BLIND], value=mode, description="loop")
     summary = widgets.HTML(layout=widgets.Layout(width="330px"))
     image = widgets.Image(format="png")
-    figure = Figure(figsize=(6.4, 3.2), dpi=80)
-    ax = figure.add_subplot()
-    figure.subplots_adjust(left=0.08, right=0.98, top=0.88, bottom=0.15)
+    figure, ax = figure_with_axes((6.4, 3.2), 80, left=0.08, right=0.98, top=0.88, bottom=0.15)
     diagram = SpanDiagram(ax)
     box = widgets.VBox()
 
@@ -162,44 +195,19 @@ def window_explorer(chunk_spans, n: int = 1000, size: int = 200, overlap: int = 
         started = time.perf_counter()
         N, C, O = n_slider.value, c_slider.value, o_slider.value
         blind = toggle.value == BLIND
-        stride = C - O
-        head = f"N = {N}, C = {C}, O = {O}, stride = C − O = {stride}"
+        head = f"N = {N}, C = {C}, O = {O}, stride = C − O = {C - O}"
         try:
-            if blind:
-                spans = blind_spans(N, C, O)
-            else:
-                name = getattr(chunk_spans, "__name__", "chunk_spans")
-                spans = _as_spans(_guarded(chunk_spans, f"{name}({N}, {C}, {O})", N, C, O))
+            spans = _windows(chunk_spans, blind, N, C, O)
         except Exception as error:  # the student's function raised or ran too long: say so
             box.spans, box.redundant = [], []
             show([head, f"<b class='error'>{escape(type(error).__name__)}</b>: "
                   f"{escape(str(error).splitlines()[-1] if str(error) else '')}"])
             return
         redundant = redundant_windows(spans, N) if blind else []
-        stored = sum(e - s for s, e in spans)
-        lines = [head,
-                 f"K = <b class='k'>{len(spans)}</b> windows",
-                 f"stored positions = <b class='stored'>{stored}</b>",
-                 f"duplication factor = stored / N = <b class='dup'>"
-                 f"{stored / N:.2f}</b>" if N else "duplication factor: N = 0, nothing to store"]
-        if blind:
-            wasted = sum(spans[i][1] - spans[i][0] for i in redundant)
-            lines.append(f"<span class='redundant'>{len(redundant)}</span> redundant trailing "
-                         f"window(s), {wasted} positions stored for nothing")
         checks = [] if blind else [("num_chunks", num_chunks, len(spans)),
-                                   ("stored_positions", stored_positions, stored)]
-        for label, function, shown in checks:
-            if function is None:
-                continue
-            try:
-                value = _guarded(function, f"{label}({N}, {C}, {O})", N, C, O)
-            except Exception as error:
-                lines.append(f"⚠ your {label} raised {escape(type(error).__name__)}")
-                continue
-            if type(value) is not int or value != shown:
-                lines.append(f"⚠ your {label} says {escape(repr(value))}, the spans give {shown}")
-        if len(spans) > MAX_ROWS:
-            lines.append(f"<small>drawing the first {MAX_ROWS} of {len(spans)} windows</small>")
+                                   ("stored_positions", stored_positions,
+                                    sum(e - s for s, e in spans))]
+        lines = [head] + _counts(spans, redundant, N, blind) + _disagreements(checks, N, C, O)
         diagram.draw(spans, N, redundant)
         image.value = figure_png(figure, fast=True)
         box.spans, box.redundant = spans, redundant

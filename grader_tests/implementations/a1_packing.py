@@ -324,3 +324,13 @@ def pack_paragraphs(paragraphs, max_words):
         "q4_two_sections": "needs_two_sections = 2 > 1",
     },
 }
+
+# Empty inputs of answerable, stated in its contract.
+WRONG.update({
+    "answerable-no-parts-false": ("with no evidence parts, says no chunk holds them", {"answerable": dedent('''
+        def answerable(chunks, evidence_parts):
+            if not evidence_parts:
+                return False
+            return any(all(part in chunk for part in evidence_parts) for chunk in chunks)
+        ''').strip()}),
+})

@@ -540,3 +540,24 @@ def chunk_by_tokens(text, size, overlap, encoding=None):
 ''',
     },
 }
+
+# Rule 7 leaves the direction to the student; Q6 leaves hairlines (within 10 % of 128) ungraded.
+CORRECT.update({
+    "tokens-next-start-moved-forward": {"chunk_by_tokens": _cbt('''
+    chunks, start = [], 0
+    while start < n:
+        end = back(min(start + size, n))
+        if end <= start:
+            raise ValueError("a character needs more than size tokens")
+        chunks.append(encoding.decode(ids[start:end]))
+        if end == n:
+            return chunks
+        following = fwd(end - overlap)      # forward, never past this window's end
+        start = following if following > start else end
+    return chunks
+''')},
+    "q6-hairlines-included": {"overflow_at_500": 'overflow_at_500 = {"code", "markdown", "table", "emoji + CJK"}'},
+    "q6-clear-cases-only": {"overflow_at_500": 'overflow_at_500 = {"table", "emoji + CJK"}'},
+})
+WRONG["q6-misses-the-table"] = ("Q6: the table, far over the budget, left out",
+                                {"overflow_at_500": 'overflow_at_500 = {"markdown", "emoji + CJK"}'})

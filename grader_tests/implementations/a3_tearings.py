@@ -28,6 +28,8 @@ def _cell(grade_id: str, body: str) -> dict[str, str]:
     return {grade_id: dedent(body).strip()}
 
 
+_LOOP = '        for i, candidate in enumerate(seps):\n            if candidate == "" or candidate in piece:\n                sep, rest = candidate, tuple(seps[i + 1:])\n                break\n'
+
 _FIXED_RETURN = "return [text[start:end] for start, end in chunk_spans(len(text), size, overlap)]"
 
 WRONG = {
@@ -105,6 +107,9 @@ WRONG = {
     "recursive-drops-blank-pieces-early": ("whitespace-only pieces dropped before merging, not after",
                                            _mutate("chunk_recursive", ("            if not part:\n",
                                                                        "            if not part.strip():\n"))),
+    "recursive-splits-one-character-forever": ("a character longer than size alone is split again, forever",
+                                               _mutate("chunk_recursive", ("if length(piece) <= size or len(piece) == 1:",
+                                                                           "if length(piece) <= size:"))),
     "recursive-no-value-error": ("size < 1 does not raise (and loops or cuts nothing)",
                                  _mutate("chunk_recursive", ("raise ValueError(\"size must be at least 1\")", "return []"))),
     # ---------------------------------------------------------------- chunk_structured
@@ -198,7 +203,7 @@ CORRECT = {
                 return points
 
             def chunk(lo, hi, level):
-                if length(text[lo:hi]) <= size:
+                if length(text[lo:hi]) <= size or hi - lo == 1:
                     return [(lo, hi)]
                 while level < len(seps) and seps[level] and seps[level] not in text[lo:hi]:
                     level += 1
@@ -245,7 +250,7 @@ CORRECT = {
                 return out
 
             def go(s, seps):
-                if length(s) <= size:
+                if length(s) <= size or len(s) == 1:
                     return [s]
                 k = next((i for i, sep in enumerate(seps) if sep == "" or sep in s), None)
                 sep, rest = (seps[k], seps[k + 1:]) if k is not None else ("", [])
@@ -270,6 +275,8 @@ CORRECT = {
 
             return list(filter(lambda c: c.strip() != "", go(text, list(separators))))
         '''),
+    # Rule 3 leaves the choice: a custom list without "" that never occurs keeps the text whole.
+    "recursive-keeps-whole-without-separator": _mutate("chunk_recursive", (_LOOP, _LOOP + "        else:\n            return [piece]\n")),
     "structured-line-stack": _cell("chunk_structured", '''
         def chunk_structured(text, source, length=len, max_size=None):
             lines = text.split("\\n")
@@ -403,3 +410,7 @@ CORRECT["all-four-rewritten-together"] = {
     **CORRECT["fixed-own-windows"], **CORRECT["recursive-stack-of-pieces"],
     **CORRECT["structured-line-stack"], **CORRECT["severed-loops"],
 }
+
+WRONG["severed-nothing-to-sever"] = ("no evidence parts and no chunks: False, against rules 2 and 3",
+                                     _mutate("severed", ("return everywhere and not together",
+                                                         "return bool(evidence_parts) and everywhere and not together")))

@@ -89,6 +89,14 @@ def chunk_with_tables(text, size, length=len):
             return
         {split_table}
 
+    def fence_of(line):
+        stripped = line.lstrip(" ")
+        return stripped[:3] if len(line) - len(stripped) <= 3 and stripped[:3] in ("```", "~~~") else ""
+
+    def is_heading(line):
+        level = len(line) - len(line.lstrip("#"))
+        return 1 <= level <= 6 and line[level:level + 1] == " "
+
     lines = text.splitlines()
     i = 0
     while i < len(lines):
@@ -96,7 +104,7 @@ def chunk_with_tables(text, size, length=len):
         if {fence_open}:
             flush_prose()
             j = i + 1
-            while j < len(lines) and not lines[j].strip().startswith("```"):
+            while j < len(lines) and fence_of(lines[j]) != (fence_of(line) or "```"):
                 j += 1
             {emit_fence}
             i = j + 1
@@ -111,7 +119,7 @@ def chunk_with_tables(text, size, length=len):
         if {is_table}(line):
             flush_prose()
             j = i
-            while j < len(lines) and {is_table}(lines[j]):
+            while j < len(lines) and {is_table}(lines[j]) and not is_heading(lines[j]) and not fence_of(lines[j]):
                 j += 1
             add_table(lines[i:j])
             i = j
@@ -135,7 +143,7 @@ _CWT_OK = dict(
     new_prose_chunk='current and length(prefix + "\\n\\n".join(current + [p])) > size',
     whole_fits="length(prefix + table) <= size", table_prefix="prefix",
     split_table=_SPLIT_LARGEST.format(measure="length"),
-    fence_open='line.strip().startswith("```")',
+    fence_open="fence_of(line)",
     emit_fence='chunks.append(prefix + "\\n".join(lines[i:j + 1]))',
     new_path="[(lv, t) for lv, t in path if lv < level] + [(level, line[level:].strip())]",
     is_table="is_table_line", prose_line="paragraph.append(line)", result="chunks",
@@ -311,9 +319,10 @@ def chunk_with_tables(text, size, length=len):
 
     while i < len(lines):
         line = lines[i]
-        if line.lstrip().startswith("```"):
+        fence = re.match(r" {0,3}(```|~~~)", line)
+        if fence:
             end = next((j for j in range(i + 1, len(lines))
-                        if lines[j].lstrip().startswith("```")), len(lines) - 1)
+                        if re.match(r" {0,3}" + fence.group(1), lines[j])), len(lines) - 1)
             blocks.append(("fence", prefix(), lines[i:end + 1]))
             i = end + 1
             continue
@@ -328,7 +337,8 @@ def chunk_with_tables(text, size, length=len):
             continue
         if is_table_line(line):
             end = i
-            while end < len(lines) and is_table_line(lines[end]):
+            while end < len(lines) and is_table_line(lines[end]) \
+                    and not re.match(r"(#{1,6}) | {0,3}(```|~~~)", lines[end]):
                 end += 1
             blocks.append(("table", prefix(), lines[i:end]))
             i = end
@@ -470,15 +480,24 @@ class _Chunker:
         self.out.append(self.prefix + "\n".join(rows))
 
 
+def _ends_table(line):
+    """A heading or fence line ends a table run, whatever is_table_line says of it."""
+    marks, _, _ = line.partition(" ")
+    opener = line.lstrip(" ")[:3] in ("```", "~~~") and len(line) - len(line.lstrip(" ")) <= 3
+    return opener or (" " in line and set(marks) == {"#"} and len(marks) <= 6)
+
+
 def chunk_with_tables(text, size, length=len):
     c = _Chunker(size, length)
     lines = text.splitlines()
     pos = 0
     while pos < len(lines):
         line = lines[pos]
-        if line.lstrip(" \t").startswith("```"):
+        marker = line.lstrip(" ")[:3] if len(line) - len(line.lstrip(" ")) <= 3 else ""
+        if marker in ("```", "~~~"):
             stop = pos + 1
-            while stop < len(lines) and not lines[stop].lstrip(" \t").startswith("```"):
+            while stop < len(lines) and not (len(lines[stop]) - len(lines[stop].lstrip(" ")) <= 3
+                                             and lines[stop].lstrip(" ").startswith(marker)):
                 stop += 1
             c.fence(lines[pos:stop + 1])
             pos = stop + 1
@@ -491,7 +510,7 @@ def chunk_with_tables(text, size, length=len):
             pos += 1
         elif is_table_line(line):
             stop = pos
-            while stop < len(lines) and is_table_line(lines[stop]):
+            while stop < len(lines) and is_table_line(lines[stop]) and not _ends_table(lines[stop]):
                 stop += 1
             c.table(lines[pos:stop])
             pos = stop
@@ -526,12 +545,18 @@ def chunk_table(table_text, max_rows):
     "chunk_with_tables": dedent(r'''
 from itertools import groupby
 
+def _marker(line):
+    """``` or ~~~ when the line opens or closes a fence (at most three spaces before), else ""."""
+    stripped = line.lstrip(" ")
+    return stripped[:3] if len(line) - len(stripped) <= 3 and stripped[:3] in ("```", "~~~") else ""
+
+
 def _sections(text):
     """(heading path, body lines) per section; fences kept whole inside the body."""
-    path, body, fence = [], [], False
+    path, body, fence = [], [], ""
     for line in text.splitlines():
-        if line.strip().startswith("```"):
-            fence = not fence
+        if _marker(line) and (not fence or _marker(line) == fence):
+            fence = "" if fence else _marker(line)
             body.append(line)
             continue
         hashes = len(line) - len(line.lstrip("#"))
@@ -548,16 +573,16 @@ def _blocks(body):
     """('fence' | 'table' | 'prose', lines) in order."""
     i = 0
     while i < len(body):
-        if body[i].strip().startswith("```"):
+        if _marker(body[i]):
             j = i + 1
-            while j < len(body) and not body[j].strip().startswith("```"):
+            while j < len(body) and _marker(body[j]) != _marker(body[i]):
                 j += 1
             yield "fence", body[i:j + 1]
             i = j + 1
             continue
         j = i
         kind = "table" if is_table_line(body[i]) else "prose"
-        while j < len(body) and not body[j].strip().startswith("```") and \
+        while j < len(body) and not _marker(body[j]) and \
                 (is_table_line(body[j]) if kind == "table" else not is_table_line(body[j])):
             j += 1
         yield kind, body[i:j]
@@ -673,4 +698,30 @@ def chunk_table(table_text, max_rows):
         i += max(max_rows, 0)
     return groups
 ''').strip()}),
+})
+
+
+def _cwt_edited(old: str, new: str) -> dict[str, str]:
+    """The correct template with one line changed (the line must be there)."""
+    source = _cwt()["chunk_with_tables"]
+    assert old in source, old
+    return {"chunk_with_tables": source.replace(old, new)}
+
+
+# Readings the clarified contracts rule out (one code-fence rule, one table-line rule).
+WRONG.update({
+    "line-counts-overlapping-separators": ("'a | | b' counted as two ' | ' (overlapping)",
+                                           _line(seps='sum(s.startswith(" | ", k) for k in range(len(s))) >= 2')),
+    "line-tab-as-space-in-delimiter": ("a tab inside a delimiter row taken as a space",
+                                       _line(delim='"|" in s and "-" in s and set(s) <= set("|-: \\t")')),
+    "cwt-heading-joins-table": ("a heading line with two ' | ' joins the table above it",
+                                _cwt_edited("and not is_heading(lines[j]) and not fence_of(lines[j])",
+                                            "and not fence_of(lines[j])")),
+    "cwt-fence-line-joins-table": ("a fence line with two ' | ' joins the table above it",
+                                   _cwt_edited("and not is_heading(lines[j]) and not fence_of(lines[j])",
+                                               "and not is_heading(lines[j])")),
+    "cwt-backtick-fences-at-any-indent": ("the old rule: ``` after any indentation, ~~~ not a fence",
+                                          _cwt_edited("return stripped[:3] if len(line) - len(stripped) <= 3 "
+                                                      "and stripped[:3] in (\"```\", \"~~~\") else \"\"",
+                                                      "return \"```\" if line.strip().startswith(\"```\") else \"\"")),
 })

@@ -110,3 +110,49 @@ DEFECTIVE = {
 # Which grade cells the card's rubric items are, and their points.
 CARD_ITEMS = {"test_card_families": 4, "test_card_defaults": 6, "test_card_exhibit": 4,
               "test_card_rules": 4, "test_card_file": 2}
+
+
+def _policy_windows(size: int, overlap: int) -> list[str]:
+    """The contract's fixed windows over the lab's policy (written here, not the notebook's)."""
+    from course.lessons.documents import POLICY
+    windows, begin = [], 0
+    while True:
+        windows.append(POLICY[begin:begin + size])
+        if begin + size >= len(POLICY):
+            return windows
+        begin += size - overlap
+
+
+# At 130/40 the second window holds "written manager pre-approval", but the first holds the whole
+# answer: no answer is torn (assignment 3's severed needs "no single chunk holds them all").
+_WHOLE_ELSEWHERE = _policy_windows(130, 40)[1]
+
+DEFECTIVE.update({
+    "families-filler": ("test_card_families", "the recursive row is filler words",
+                        _replace("| recursive | split on the first separator present (paragraph, line, "
+                                 "sentence, word), merge pieces while they fit | plain prose without "
+                                 "headings | ignores the author's sections and can still split a table "
+                                 "or a code block |",
+                                 "| recursive | blah blah blah | foo bar | lorem ipsum dolor |")),
+    "rules-filler": ("test_card_rules", "a rule's cells are one word repeated",
+                     _replace("| heading-path prefixing | the heading path is written in front of the "
+                              "chunk text before embedding | the vector is computed from the text, so a "
+                              "prefix added afterwards never reaches the embedding |",
+                              "| heading-path prefixing | word word word | the the the the the |")),
+    "exhibit-answer-whole-in-another-chunk": (
+        "test_card_exhibit", "a chunk with part of an answer that the chunk before holds whole",
+        _replace(_EXHIBIT, _WHOLE_ELSEWHERE).replace(_SETTINGS, "size = 130, overlap = 40")),
+})
+
+# Cards a careful student may write that must earn every card point.
+FAIR_CARDS = {
+    "sizes-with-thousands-separators": _replace("| tables | 512 |", "| tables | 1,024 |").replace(
+        "| code | 400 |", "| code | 8,192 |"),
+    "honest-short-cells": _replace(
+        "| fixed-size | cut a window every N units, slide by N minus the overlap | uniform logs and "
+        "transcripts | cuts mid-sentence and tears a rule from its number |",
+        "| fixed-size | fixed windows of N tokens | uniform logs | cuts sentences mid-rule |").replace(
+        "| metadata stamping | every chunk gets its source, heading path and character offsets | once "
+        "the text is a loose string nobody can tell which file or section it came from |",
+        "| metadata stamping | stamp source and offsets | later nobody knows the origin |"),
+}

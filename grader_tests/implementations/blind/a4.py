@@ -457,3 +457,12 @@ def chunk_with_tables(text, size, length=len):
 '''
 
 BLIND = {"student-1": S1, "student-2": S2, "student-3": S3}
+
+# Written against the first contracts, which fenced only ``` (after any indentation) and left
+# the count of overlapping " | " and a tab inside a delimiter row open. Issue 13 made A4 use
+# assignment 3's code-fence rule (``` or ~~~, at most three spaces) and stated the other two
+# (str.count, no tab): these readings now lose points, and only in these tests. Students
+# written blind from the new release are still owed.
+SUPERSEDED = {"student-1": {"test_cwt_fences"},
+              "student-2": {"test_cwt_fences", "test_table_line_not_tables"},
+              "student-3": {"test_cwt_fences", "test_table_line_not_tables"}}

@@ -1,0 +1,208 @@
+"""No graded question is answered by anything the student sees before it.
+
+Walks every source notebook in order. For each graded multiple-choice or numeric question (a
+solution cell that sets names to literals which a later test cell checks), it collects what a
+student sees before the question: every earlier cell as released (no solution, no hidden test,
+no mark scheme), the flashcard decks as importable text (a module can be imported in any
+cell) and the course analogy (shown at the top of assignment 1). The answer must not show there:
+
+* a multiple-choice answer: no run of six words of the right option's text;
+* a number, string or list: no visible check ``expect(…, value)`` or ``… == value`` on it;
+* a list of numbers: not written out in the prose (e.g. "200, 60 and 150");
+* every answer: none of the giveaway phrases that review once found before the question
+  (paraphrases a word-match cannot see), so they cannot come back.
+"""
+import ast
+import re
+from functools import lru_cache
+
+import nbformat
+import pytest
+
+from course.grading.course_dir import ROOT, assignments, notebooks
+from course.lessons.analogy import TEXTS as ANALOGY
+from course.lessons.flashcard_decks import DECKS
+
+ASSIGNMENTS = assignments()
+NGRAM = 6
+
+# Phrases that once answered a question before it was asked (found by review, now removed).
+GIVEAWAYS = {
+    "needs_two_sections": ["which no boundary rule fixes"],
+    "understanding": ["needs a sentence from each", "which no boundary rule fixes"],
+    "apac_alone_enough": ["the model just cannot read it", "three tokens with no meaning"],
+    "fixed_top_has_header": ["retrieval may well find that chunk", "where fixed chunks cannot"],
+    "groups_at_10": ["number of groups\", len(groups), 4"],
+    "cost_source": ["you embed every sentence", "every sentence is embedded to find the cuts"],
+    "worth_it_when": ["structure first; semantic chunking"],
+    "threshold_effect": ["never fewer: a gap that cuts"],
+    "overlap_evidence": ["it stores text another window already holds",
+                         "the overlap itself are not new evidence", "overlap only repeats text"],
+}
+
+_BLOCKS = [("### BEGIN SOLUTION", "### END SOLUTION"),
+           ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"),
+           ("=== BEGIN MARK SCHEME ===", "=== END MARK SCHEME ===")]
+
+
+def visible(source: str) -> str:
+    """A cell's text as the release shows it: solutions, hidden tests and mark schemes cut out."""
+    for begin, end in _BLOCKS:
+        source = re.sub(re.escape(begin) + r".*?" + re.escape(end), "", source, flags=re.S)
+    return source
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def ngrams(text: str) -> set[tuple[str, ...]]:
+    w = words(text)
+    return {tuple(w[i:i + NGRAM]) for i in range(len(w) - NGRAM + 1)}
+
+
+def _solution_values(source: str) -> dict:
+    """Names set to literals inside the solution markers, e.g. {"chunks_at_200": 3}."""
+    match = re.search(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", source, re.S)
+    values = {}
+    if match:
+        try:
+            tree = ast.parse(match.group(1))
+        except SyntaxError:
+            return {}
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], ast.Name):
+                try:
+                    values[node.targets[0].id] = ast.literal_eval(node.value)
+                except ValueError:
+                    pass
+    return values
+
+
+def _option(question: str, letter: str, block: str | None = None) -> str | None:
+    """The text of option ``letter`` ("A" or "a") in a question cell (or its ``**Q1.**`` block)."""
+    if block:
+        found = re.search(rf"\*\*{block}\.\*\*(.*?)(?=\*\*Q\d\.\*\*|\Z)", question, re.S)
+        question = found.group(1) if found else ""
+    pattern = (rf"^\* \*\*{letter}\*\* — (.*?)(?=^\* |\Z)" if letter.isupper()
+               else rf"^\* {letter}\) (.*?)(?=^\* |\Z)")
+    found = re.search(pattern, question, re.S | re.M)
+    return found.group(1) if found else None
+
+
+@lru_cache(maxsize=None)
+def questions(assignment):
+    """[(name, value, question cell index, option text or None, cells)] of graded answers."""
+    found = []
+    for path in notebooks(ROOT, assignment, "source"):
+        cells = nbformat.read(path, as_version=4).cells
+        tested = "\n".join(c.source for c in cells if c.metadata.get("nbgrader", {}).get("grade")
+                           and c.cell_type == "code")
+        for index, cell in enumerate(cells):
+            meta = cell.metadata.get("nbgrader", {})
+            if cell.cell_type != "code" or not meta.get("solution") or meta.get("grade"):
+                continue
+            q = index - 1
+            while q > 0 and cells[q].cell_type != "markdown":
+                q -= 1
+            for name, value in _solution_values(cell.source).items():
+                if not re.search(rf"\b{name}\b", tested):
+                    continue
+                answers = value.items() if isinstance(value, dict) else [(None, value)]
+                for block, answer in answers:
+                    option = (_option(cells[q].source, answer, block)
+                              if isinstance(answer, str) and re.fullmatch(r"[A-Da-d]", answer)
+                              else None)
+                    label = f"{name}[{block}]" if block else name
+                    found.append((label, name, answer, q, option, tuple(cells)))
+    return found
+
+
+def deck_text() -> str:
+    """What ``import course.lessons.flashcard_decks`` shows without answering anything."""
+    return " ".join(f"{c.front} {'' if c.locked else c.back}" for d in DECKS.values() for c in d)
+
+
+def _checks_value(code: str, value) -> bool:
+    """True if visible code checks something against ``value`` (expect(…, value) or == value)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        candidates = []
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "expect" \
+                and len(node.args) >= 3:
+            candidates.append(node.args[2])
+        if isinstance(node, ast.Compare):
+            candidates += node.comparators
+        for candidate in candidates:
+            try:
+                if type(ast.literal_eval(candidate)) is type(value) \
+                        and ast.literal_eval(candidate) == value:
+                    return True
+            except ValueError:
+                pass
+    return False
+
+
+def leaks(label, name, value, q, option, cells) -> list[str]:
+    before = [(i, visible(c.source), c.cell_type) for i, c in enumerate(cells[:q])]
+    before.append(("the flashcard decks", deck_text(), "markdown"))
+    before.append(("the analogy", " ".join(ANALOGY.values()), "markdown"))  # shown in A1
+    found = []
+    option_grams = ngrams(option) if option else set()
+    numeric = not isinstance(value, bool) and isinstance(value, (int, str, list, tuple))
+    for where, text, kind in before:
+        lower = " ".join(text.lower().split())
+        shared = option_grams & ngrams(text)
+        if shared:
+            found.append(f"cell {where} repeats the right option: {' '.join(sorted(shared)[0])!r}")
+        for phrase in GIVEAWAYS.get(name, []):
+            if phrase in lower:
+                found.append(f"cell {where} holds the giveaway {phrase!r}")
+        if numeric and kind == "code" and not (isinstance(value, str) and len(value) == 1) \
+                and _checks_value(text, value):
+            found.append(f"cell {where} checks a value against {value!r}")
+        if isinstance(value, list) and len(value) > 1 and all(type(v) is int for v in value):
+            spelled = r"[,\s]+(?:and\s+)?".join(str(v) for v in value)
+            if re.search(rf"\b{spelled}\b", text):
+                found.append(f"cell {where} spells out {value!r}")
+    return found
+
+
+CASES = [(a, case) for a in ASSIGNMENTS for case in questions(a)]
+
+
+def test_the_walk_finds_the_graded_questions():
+    labels = {case[0] for _, case in CASES}
+    for name in ("chunks_at_200", "sizes_at_200", "understanding", "overlap_evidence",
+                 "k_by_hand", "fix_for_torn_rule", "groups_at_10", "apac_alone_enough",
+                 "KNOWLEDGE[Q1]", "cost_source", "worth_it_when", "threshold_effect"):
+        assert name in labels, f"{name} is not found as a graded question"
+    letters = [case for _, case in CASES if isinstance(case[2], str) and len(case[2]) == 1
+               and case[2].upper() in "ABCD"]
+    assert letters and all(case[4] for case in letters), \
+        [case[0] for case in letters if not case[4]]
+
+
+@pytest.mark.parametrize("assignment,case", CASES, ids=[f"{a[:2]}-{c[0]}" for a, c in CASES])
+def test_no_answer_shows_before_its_question(assignment, case):
+    label, name, value, q, option, cells = case
+    found = leaks(*case)
+    assert not found, f"{assignment} {label} (asked in cell {q}): " + "; ".join(found)
+
+
+def test_the_walk_would_catch_a_leak():
+    """The checks fire on the leaks review found: an option quoted early, a visible test."""
+    cases = {case[0]: case for _, case in CASES}
+    label, name, value, q, option, cells = cases["overlap_evidence"]
+    early = nbformat.v4.new_markdown_cell("Remember: " + option)
+    assert leaks(label, name, value, q + 1, option, (early,) + cells)
+    label, name, value, q, option, cells = cases["groups_at_10"]
+    test = nbformat.v4.new_code_cell('expect("groups", len(groups), 4)')
+    assert leaks(label, name, value, q + 1, option, (test,) + cells)
+    label, name, value, q, option, cells = cases["sizes_at_200"]
+    prose = nbformat.v4.new_markdown_cell("They pack into chunks of 200, 60 and 150 words.")
+    assert leaks(label, name, value, q + 1, option, (prose,) + cells)

@@ -1,0 +1,133 @@
+"""What the lesson text claims, measured with the instructor's own functions.
+
+Each test re-measures a number or a behaviour a notebook states in prose (or a quiz key relies
+on) and checks that the notebook states the measured value, so the text cannot drift from what
+the student's own code will show.
+"""
+import nbformat
+import pytest
+
+from course.grading.course_dir import ROOT, notebooks
+from course.grading.submissions import solutions
+from course.lessons.documents import HR_LEAVE, POLICY, POLICY_QUESTIONS, POLICY_WITH_PER_DIEM
+from course.lessons.flashcard_decks import DECKS, back_of
+from course.lessons.retriever import top_k
+from course.lessons.sample_texts import SAMPLES
+from course.lessons.semantic import NOTES, TfidfEmbedder
+from course.lessons.tokens import count_tokens
+
+
+def _cells(assignment):
+    return nbformat.read(notebooks(ROOT, assignment, "source")[0], as_version=4).cells
+
+
+def _text(assignment) -> str:
+    """All markdown of a notebook, whitespace collapsed (claims may wrap over lines)."""
+    return " ".join(" ".join(c.source.split()) for c in _cells(assignment) if c.cell_type == "markdown")
+
+
+def _reference(assignment, *given):
+    cells = _cells(assignment)
+    namespace = {}
+    for cell in cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") in given:
+            exec(cell.source, namespace)
+    for code in solutions(nbformat.from_dict({"cells": cells, "metadata": {}, "nbformat": 4,
+                                               "nbformat_minor": 5})).values():
+        try:
+            exec(code, namespace)
+        except Exception:  # an answer cell of values that need the notebook's data: not needed
+            pass
+    return namespace
+
+
+def _answerable(chunks, parts):
+    return any(all(p in c for p in parts) for c in chunks)
+
+
+@pytest.fixture(scope="module")
+def a3():
+    return _reference("03-three-tearings")
+
+
+def test_a3_default_separators_cut_the_hotel_rule_and_sentence_first_keeps_it(a3):
+    hotel = next(q for q in POLICY_QUESTIONS if q.text == "hotel budget per night")
+    default = a3["chunk_recursive"](POLICY, 180)
+    sentence_first = a3["chunk_recursive"](POLICY, 180, separators=("\n\n", ". ", "\n", " ", ""))
+    structured_180 = [c["text"] for c in a3["chunk_structured"](POLICY, "p", max_size=180)]
+    whole = [c["text"] for c in a3["chunk_structured"](POLICY, "p")]
+    assert not _answerable(default, hotel.evidence)
+    assert not _answerable(structured_180, hotel.evidence)
+    assert _answerable(a3["chunk_fixed"](POLICY, 180, 40), hotel.evidence)
+    for chunks in (sentence_first, whole):  # what the Q1 key (A3 and A5) promises
+        assert all(_answerable(chunks, q.evidence) for q in POLICY_QUESTIONS)
+    text = _text("03-three-tearings")
+    assert 'separators=("\\n\\n", ". ", "\\n", " ", "")' in text
+    assert f"is {max(map(len, whole))} characters" in text
+    for assignment in ("03-three-tearings", "05-own-docs-verdict"):
+        assert 'before `"\\n"` on hard-wrapped' in _text(assignment), assignment
+
+
+def test_a3_employee_leave_rules_picks_the_contractors_subsection(a3):
+    chunks = a3["chunk_structured"](HR_LEAVE, "doc.md")
+    for texts in (chunks, [c["body"] for c in chunks]):
+        (best, _), = top_k("employee leave rules", texts, 1)
+        assert chunks[best]["heading_path"][-1] == "3.2 Contractors"
+    assert "Employees\", which is not \"employee\"" in _text("03-three-tearings")
+
+
+def test_a2_token_costs_of_500_characters():
+    costs = {name: count_tokens(text[:500]) for name, text in SAMPLES.items()}
+    text = _text("02-overlap-math")
+    assert f"from {costs['prose']} tokens (prose) to {costs['table']} (the table)" in text
+    emoji = SAMPLES["emoji + CJK"]
+    assert f"only {len(emoji)} characters long, costs {costs['emoji + CJK']}" in text
+    assert max(costs.values()) == costs["emoji + CJK"] and min(costs.values()) == costs["prose"]
+    assert "about 400 tokens" not in text
+
+
+def test_a4_the_labs_180_40_keeps_the_table_and_250_0_cuts_it():
+    ns = _reference("04-table-rescue", "given_fixed")
+    rows = ["Region | Breakfast | Dinner", "US | 20 | 50", "EU | 15 | 45", "APAC | 12 | 40"]
+    lab = ns["chunk_fixed"](POLICY_WITH_PER_DIEM, 180, 40)
+    assert any(all(r in c for r in rows) for c in lab)
+    cut = ns["chunk_fixed"](POLICY_WITH_PER_DIEM, 250, 0)
+    assert not any("EU | 15 | 45" in c for c in cut)
+    assert "one of them holds the header and all three rows" in _text("04-table-rescue")
+
+
+def test_a6_embedding_bill_is_stated_as_measured():
+    ns = _reference("06-semantic-chunking", "given_structured")
+    ratios = {}
+    for name, document in (("notes", NOTES), ("policy", POLICY), ("hr", HR_LEAVE)):
+        sections = len(ns["split_at_headings"](document))
+        for threshold in (0.02, 0.05, 0.1, 0.2, 0.3):
+            sentences = ns["split_sentences"](document)
+            embedder = TfidfEmbedder(sentences)
+            similarities = ns["adjacent_similarities"]([embedder(s) for s in sentences])
+            for chunk in ns["semantic_chunks"](sentences, similarities, threshold):
+                embedder(chunk)
+            ratios.setdefault(name, []).append(embedder.calls / sections)
+    low = round(min(ratios["policy"] + ratios["hr"]))
+    high = round(max(ratios["policy"] + ratios["hr"]))
+    notes = (round(min(ratios["notes"])), round(max(ratios["notes"])))
+    everything = (low, notes[1])
+    text = _text("06-semantic-chunking")
+    assert f"{low}× to {high}× the embedding calls on these two documents" in text
+    assert f"{notes[0]}× to {notes[1]}× on the notes" in text
+    assert f"measured {everything[0]}× to {everything[1]}×" in text
+    cards = " ".join(back_of(c) for d in DECKS.values() for c in d)
+    assert f"{everything[0]}× to {everything[1]}×" in cards and "10–50×" not in cards
+
+
+def test_a1_says_which_predictions_each_explorer_waits_for():
+    text = _text("01-packing-by-hand")
+    assert "all four predictions" not in text
+    assert "until Q1 and Q2 are committed" in text
+
+
+def test_a5_points_to_its_own_parts_and_its_release_has_no_dangling_ta_note():
+    text = _text("05-own-docs-verdict")
+    assert "card in Part 5 speaks" in text and "Part 5 · The chunking decision card" in text
+    release = nbformat.read(notebooks(ROOT, "05-own-docs-verdict", "release")[0], as_version=4)
+    assert not any("mark scheme" in c.source.lower() for c in release.cells)
