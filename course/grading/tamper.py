@@ -1,54 +1,63 @@
-"""Find student code that could tamper with grading, read in the grader's own process.
+"""A second opinion on each submission: code a TA should see, read in the grader's own process.
 
-Tests run in the student's kernel, so code there can rewrite the checks that judge it
-(replace ``course.lessons.checks.expect``, hook the shell, patch a module). No check inside
-that kernel can be trusted to notice, so the grader reads the student's code before it runs:
-every code cell the student wrote or could edit, and any Python file handed in or written while
-grading. Code that reaches for the machinery a chunking answer never needs is reported line by
-line, and the submission goes to a TA for review instead of straight to the gradebook export.
-
-The rules are deliberately strict: a false alarm costs a TA one look, a miss costs the grade's
-meaning.
+The score no longer depends on the student's kernel (the grader judges the values it returns),
+so this scan guards nothing by itself. It points a TA at code no honest student writes: code
+that reaches into the course's checks or the grader (attributes of modules imported from
+``course``, of builtins, sys or the IPython shell; ``sys.modules``), hooks the interpreter or
+the shell (trace and audit hooks, shell events, input transformers, exception handlers), walks
+frames, tracebacks, generators or the object graph to someone else's globals, reads the
+grader's files or other processes, or opens sockets and raw memory. Magics' arguments and cell
+magics' bodies are read too, and so is any cell that runs with its own text (a copy of a locked
+cell included). Everything else passes: helper objects, dataclasses, closures, classes,
+``setrecursionlimit``, ``SimpleNamespace``, ``%time``/``%timeit``, threads, pickles …
 """
 import ast
 import functools
-from dataclasses import dataclass
+import importlib.util
+import re
+import shlex
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 
-# Built-ins that run or reach code by name, or rebind things by name.
-NAMES = {
-    "exec": "runs code from a string", "eval": "runs code from a string",
-    "compile": "compiles code from a string", "__import__": "imports by name",
-    "globals": "reaches the namespace by name", "vars": "reaches a namespace by name",
-    "setattr": "sets an attribute by name", "delattr": "deletes an attribute by name",
-    "get_ipython": "reaches into the IPython shell", "__builtins__": "reaches the built-ins",
-    "breakpoint": "stops for a debugger",
+# Top-level packages whose objects a TA should know were changed: the course, the grader,
+# the interpreter and the shell.
+ROOTS = {"course", "builtins", "sys", "IPython", "ipykernel", "nbgrader"}
+SHELL = "the IPython shell"
+# Modules that talk to sockets, the kernel's or grader's machinery, or raw memory.
+MODULES = {"socket": "opens sockets", "_socket": "opens sockets", "socketserver": "opens sockets",
+           "zmq": "talks to the kernel's sockets", "jupyter_client": "talks to kernels",
+           "ipykernel": "reaches the kernel", "nbgrader": "imports the grader",
+           "nbclient": "runs notebooks", "ctypes": "reaches raw memory and C calls",
+           "_ctypes": "reaches raw memory and C calls", "cffi": "reaches raw memory and C calls"}
+# Attribute names (with the module they must come from, or None for any) that walk frames,
+# tracebacks, generators or the object graph, or install interpreter hooks.
+ATTRIBUTES = {
+    "f_back": None, "f_globals": None, "f_locals": None, "f_builtins": None, "tb_frame": None,
+    "gi_frame": None, "cr_frame": None, "ag_frame": None, "__globals__": None,
+    "__builtins__": None, "settrace": None, "setprofile": None, "addaudithook": None,
+    "_getframe": "sys", "monitoring": "sys", "currentframe": "inspect", "stack": "inspect",
+    "trace": "inspect", "getouterframes": "inspect", "getinnerframes": "inspect",
+    "walk_stack": "traceback", "walk_tb": "traceback", "get_referrers": "gc",
+    "get_referents": "gc", "get_objects": "gc",
 }
-# Modules for introspection, code loading, concurrency or the kernel itself.
-MODULES = {
-    "builtins", "importlib", "imp", "pkgutil", "runpy", "code", "codeop", "ctypes", "gc",
-    "inspect", "types", "marshal", "pickle", "dill", "cloudpickle", "copyreg", "threading",
-    "_thread", "multiprocessing", "concurrent", "subprocess", "signal", "atexit", "pty",
-    "faulthandler", "trace", "unittest", "pytest", "IPython", "ipykernel", "traitlets", "zmq",
-    "jupyter_client", "nbclient", "nbformat", "nbgrader", "sqlite3", "sqlalchemy", "site",
-    "sysconfig", "asyncio", "weakref",
-}
-SAFE_FROM = {"IPython.display"}  # ``from IPython.display import display, HTML`` shows things
-SYS_ATTRIBUTES = {
-    "modules", "settrace", "setprofile", "_getframe", "meta_path", "path_hooks", "path",
-    "path_importer_cache", "excepthook", "displayhook", "addaudithook", "setrecursionlimit",
-}
-# Dunder attributes ordinary code reads; any other one is a way under the hood.
-DUNDERS = {
-    "__init__", "__name__", "__qualname__", "__doc__", "__len__", "__iter__", "__next__",
-    "__repr__", "__str__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
-    "__hash__", "__contains__", "__getitem__", "__add__", "__class__", "__call__",
-    "__enter__", "__exit__", "__bool__", "__post_init__",
-}
-MAGICS = {"time", "timeit", "matplotlib", "who", "whos", "pinfo", "pinfo2"}
-SELF = {"self", "cls"}
+HOOKS = {"settrace", "setprofile", "addaudithook", "monitoring"}
+# What the shell may be asked for: the calls IPython itself writes for magics and ``!``.
+SHELL_CALLS = {"run_line_magic", "run_cell_magic", "system", "getoutput"}
+PYTHON_MAGICS = {"time", "timeit", "prun", "capture", "debug", "python", "python3", "pypy"}
+SHELL_MAGICS = {"bash", "sh", "script", "system", "sx", "zsh"}
+MUTATORS = {"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__",
+            "append", "insert", "extend", "remove", "__setattr__", "__delattr__"}
+IMPORT_STATE = {"modules", "meta_path", "path_hooks", "path_importer_cache"}
+PATCHERS = {"patch", "object", "dict", "setattr", "delattr", "setitem", "delitem"}
+
+GRADER_FILE = re.compile(r"gradebook\.(?:db|sqlite)|nbgrader_config|postgres(?:ql)?://", re.I)
+GRADER_FOLDER = re.compile(r"(?:^/|\.\./)(?:\S*/)?(source|autograded|submitted|feedback)(?:/|$)")
+FOLDERS = {"source", "autograded", "submitted", "feedback"}
+OTHER_PROCESS = re.compile(r"^/proc/?$|^/proc/(?:\d|\*|\{|\[)")
+ESCAPE = re.compile(r"\b(umount|mount|unshare|nsenter|chroot|pivot_root|setns|capsh)\b")
 
 
 @dataclass(frozen=True)
@@ -63,44 +72,10 @@ class Finding:
         return f"{self.where} line {self.line}: {self.what}"
 
 
-def _magic_call(node: ast.Call) -> str | None:
-    """The magic's name if ``node`` is ``get_ipython().run_line_magic('name', ...)``."""
-    func = node.func
-    if (isinstance(func, ast.Attribute) and func.attr in ("run_line_magic", "run_cell_magic")
-            and isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name)
-            and func.value.func.id == "get_ipython" and node.args
-            and isinstance(node.args[0], ast.Constant)):
-        return str(node.args[0].value)
-    return None
-
-
-def _targets(node) -> list:
-    if isinstance(node, (ast.Assign, ast.Delete)):
-        found = list(node.targets)
-    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-        found = [node.target]
-    else:
-        return []
-    flat = []
-    while found:
-        target = found.pop()
-        if isinstance(target, (ast.Tuple, ast.List)):
-            found += target.elts
-        elif isinstance(target, ast.Starred):
-            found.append(target.value)
-        else:
-            flat.append(target)
-    return flat
-
-
-def _base(node) -> str:
-    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
-        node = node.func if isinstance(node, ast.Call) else node.value
-    return node.id if isinstance(node, ast.Name) else "?"
-
-
+@functools.lru_cache(maxsize=4096)
 def _parse(code: str) -> ast.Module | None:
-    """The syntax tree of a cell's (IPython) code; None if it does not parse, or run."""
+    """The syntax tree of a cell's (IPython) code; None if it does not parse, or run. Cached:
+    a class's cells repeat the release's text, and nothing here changes a tree."""
     from IPython.core.inputtransformer2 import TransformerManager
 
     try:
@@ -113,24 +88,31 @@ def bindings(tree: ast.Module | None) -> dict[str, str | None]:
     """Names a cell binds in the notebook's namespace (not inside its functions or classes):
     name -> where an import took it from (``"re"``, ``"course.lessons.checks.expect"``), or
     None when anything else binds it."""
-    names: dict[str, str | None] = {}
+    return {name: origin for name, (origin, _) in _bindings(tree).items()}
+
+
+def _bindings(tree: ast.Module | None) -> dict[str, tuple[str | None, int]]:
+    """``bindings``, with the line of each binding."""
+    names: dict[str, tuple[str | None, int]] = {}
     stack = list(tree.body) if tree else []
     while stack:
         node = stack.pop()
+        line = getattr(node, "lineno", 0)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names[node.name] = None
+            names[node.name] = (None, line)
             continue
         if isinstance(node, ast.Import):
             for a in node.names:
-                names[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+                top = a.name.split(".")[0]
+                names[a.asname or top] = (a.name if a.asname else top, line)
         elif isinstance(node, ast.ImportFrom):
             for a in node.names:
                 if a.name != "*":
-                    names[a.asname or a.name] = f"{node.module}.{a.name}"
+                    names[a.asname or a.name] = (f"{node.module}.{a.name}", line)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            names[node.id] = None
+            names[node.id] = (None, line)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            names.update(dict.fromkeys(node.names))
+            names.update(dict.fromkeys(node.names, (None, line)))
         stack.extend(ast.iter_child_nodes(node))
     return names
 
@@ -152,52 +134,389 @@ def free_reads(tree: ast.Module | None) -> set[str]:
     return read - bound
 
 
-def scan_python(code: str, where: str, protected: dict | None = None) -> list[Finding]:
-    """Findings in one piece of code; ``protected`` maps the names tests take from the
-    notebook's own cells to where those cells import them from (None: defined there)."""
+def _origin_root(origin: str) -> str | None:
+    """What an imported name leads to, if it leads somewhere a TA should know about."""
+    top = origin.split(".")[0]
+    if origin.endswith(".get_ipython") and top == "IPython":
+        return SHELL
+    if top == "IPython" and origin.startswith(("IPython.display", "IPython.core.display")):
+        return None
+    return origin if top in ROOTS else None
+
+
+def _imports(trees) -> dict[str, str]:
+    """Every name any import binds (in functions too): name -> where it came from."""
+    found = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    found[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+            elif isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    found[a.asname or a.name] = f"{node.module}.{a.name}"
+    return found
+
+
+@dataclass
+class Names:
+    """What a notebook's names lead to. ``sensitive``: name -> what it reaches that a TA should
+    know is touched (``"course.lessons.checks"``, ``"sys"``, ``SHELL``), aliases included
+    (``m = checks``, ``shell = get_ipython()``); ``imported``: name -> its import. Order
+    across cells is ignored on purpose: a name is what any cell makes it."""
+
+    sensitive: dict
+    imported: dict
+
+    @classmethod
+    def of(cls, trees) -> "Names":
+        trees = [t for t in trees if t is not None]
+        imported = _imports(trees)
+        sensitive = {"__builtins__": "the built-ins"}
+        sensitive.update({n: r for n, o in imported.items() if (r := _origin_root(o))})
+        aliases = [(node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
+                   for tree in trees for node in ast.walk(tree)
+                   if isinstance(node, (ast.Assign, ast.NamedExpr))]
+        changed = True
+        while changed:  # aliases of aliases
+            changed = False
+            for targets, value in aliases:
+                if what := _reaches(value, sensitive):
+                    for target in targets:
+                        if isinstance(target, ast.Name) and target.id not in sensitive:
+                            sensitive[target.id], changed = what, True
+        return cls(sensitive, imported)
+
+    def __or__(self, other: "Names") -> "Names":
+        return Names({**self.sensitive, **other.sensitive}, {**self.imported, **other.imported})
+
+
+def _reaches(node, sensitive: dict[str, str]) -> str | None:
+    """What sensitive object an expression reaches (through attributes, subscripts, ``vars``,
+    ``getattr``, ``get_ipython()``, imports by name, ``sys.modules``), or None. A call of
+    anything else returns a new value, which reaches nothing."""
+    if isinstance(node, ast.Name):
+        return sensitive.get(node.id)
+    if isinstance(node, ast.Attribute):
+        inner = _reaches(node.value, sensitive)
+        return f"sys.{node.attr}" if inner == "sys" and node.attr in IMPORT_STATE else inner
+    if isinstance(node, ast.Subscript):
+        inner = _reaches(node.value, sensitive)
+        return "a module taken from sys.modules" if inner == "sys.modules" else inner
+    if not isinstance(node, ast.Call):
+        return None
+    name, args = _call_name(node), node.args
+    if name == "get_ipython":
+        return SHELL
+    if name in ("__import__", "import_module", "reload"):
+        return "a module imported by name"
+    if name == "getattr" and len(args) > 1 and isinstance(args[1], ast.Constant):
+        return _reaches(ast.Attribute(args[0], str(args[1].value), ast.Load()), sensitive)
+    if name in ("vars", "getattr", "type") and args and isinstance(node.func, ast.Name):
+        return _reaches(args[0], sensitive)
+    if (isinstance(node.func, ast.Attribute) and name in ("get", "pop", "setdefault", "__getitem__")
+            and _reaches(node.func.value, sensitive) == "sys.modules"):
+        return "a module taken from sys.modules"
+    return SHELL if _reaches(node.func, sensitive) == SHELL else None
+
+
+def _call_name(node: ast.Call) -> str | None:
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+
+
+def _chain(node) -> list[str]:
+    """The attribute names along an expression, outermost last (``sys.modules.pop`` ->
+    [sys, modules, pop])."""
+    names = []
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        if isinstance(node, ast.Attribute):
+            names.append(node.attr)
+        node = node.func if isinstance(node, ast.Call) else node.value
+    if isinstance(node, ast.Name):
+        names.append(node.id)
+    return names[::-1]
+
+
+def _show(node) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _module_shadowed(filename: str) -> str | None:
+    """The module a Python file of this name would stand in for, if any."""
+    stem = Path(filename).name.removesuffix(".py")
+    if filename.endswith(".pth") or stem in ("sitecustomize", "usercustomize"):
+        return "Python's start-up"
+    if not filename.endswith(".py"):
+        return None
+    if stem in sys.stdlib_module_names or stem in ROOTS:
+        return stem
+    try:
+        return stem if stem.isidentifier() and importlib.util.find_spec(stem) else None
+    except (ImportError, ValueError):
+        return None
+
+
+def _text_findings(text: str) -> list[str]:
+    """What a string (a path, a line of shell) says about the grader's files or processes."""
+    found = []
+    for token in text.split():
+        if GRADER_FILE.search(token) or GRADER_FOLDER.search(token):
+            found.append(f"names the grader's files ({token[:60]})")
+        elif OTHER_PROCESS.search(token):
+            found.append(f"reads other processes ({token[:60]})")
+    return found
+
+
+def _first_code(line: str) -> str | None:
+    """A magic's argument without its leading options (``-n 10 -r 3 f(x)`` -> ``f(x)``): the
+    first suffix, word by word, that parses as Python."""
+    words = line.split(" ")
+    for start in range(len(words)):
+        code = " ".join(words[start:]).strip()
+        if code and _parse(code) is not None:
+            return code
+    return None
+
+
+class _Scan(ast.NodeVisitor):
+    """Findings in one tree; ``offset`` shifts line numbers for code nested in a string."""
+
+    def __init__(self, where: str, names: Names, offset: int = 0):
+        self.where, self.names, self.offset = where, names, offset
+        self.findings: list[Finding] = []
+        self.shadowed: list[set[str]] = [set()]
+        self.bodies: dict[int, int] = {}  # id of a string constant -> line its text starts on
+
+    def add(self, node, what: str, line: int | None = None) -> None:
+        line = getattr(node, "lineno", 1) if line is None else line
+        self.findings.append(Finding(self.where, line + self.offset, what))
+
+    def reaches(self, node) -> str | None:
+        base = node
+        while isinstance(base, (ast.Attribute, ast.Subscript, ast.Call)):
+            base = base.func if isinstance(base, ast.Call) else base.value
+        if isinstance(base, ast.Name) and base.id in self.shadowed[-1]:
+            return None
+        return _reaches(node, self.names.sensitive)
+
+    def nested(self, code: str, line: int) -> None:
+        """Scan Python code held in a string (a magic's body, ``exec``'s literal) that starts
+        on ``line`` of this tree."""
+        tree = _parse(code)
+        if tree is not None:
+            inner = _Scan(self.where, self.names | Names.of([tree]), self.offset + line - 1)
+            inner.visit(tree)
+            self.findings += inner.findings
+
+    # A function's own parameters, and locals that are not aliases, are not the notebook's.
+    def visit_FunctionDef(self, node):
+        own = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+        declared = {n for s in ast.walk(node) if isinstance(s, (ast.Global, ast.Nonlocal))
+                    for n in s.names}
+        own |= {n.id for s in node.body for n in ast.walk(s) if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Store)} - declared - set(self.names.sensitive)
+        self.shadowed.append(self.shadowed[-1] | own)
+        self.generic_visit(node)
+        self.shadowed.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        self.shadowed.append(self.shadowed[-1] | {a.arg for a in ast.walk(node.args)
+                                                  if isinstance(a, ast.arg)})
+        self.generic_visit(node)
+        self.shadowed.pop()
+
+    def _target(self, target, verb: str, node) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self._target(element, verb, node)
+        elif isinstance(target, ast.Starred):
+            self._target(target.value, verb, node)
+        elif isinstance(target, ast.Attribute) and (what := self.reaches(target.value)):
+            self.add(node, f"{verb} the attribute {_show(target)} of {what}")
+        elif isinstance(target, ast.Subscript) and (what := self.reaches(target.value)):
+            if not _plain_sys(what) or "__dict__" in _chain(target.value):
+                self.add(node, f"{verb} {_show(target)} ({what})")
+
+    def visit_Assign(self, node):
+        for target in node.targets:
+            self._target(target, "sets", node)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node):
+        self._target(node.target, "sets", node)
+        self.generic_visit(node)
+
+    visit_AnnAssign = visit_AugAssign
+
+    def visit_Delete(self, node):
+        for target in node.targets:
+            self._target(target, "deletes", node)
+        self.generic_visit(node)
+
+    def visit_Import(self, node):
+        for alias in node.names:
+            if (top := alias.name.split(".")[0]) in MODULES:
+                self.add(node, f"imports {alias.name} ({MODULES[top]})")
+
+    def visit_ImportFrom(self, node):
+        top = (node.module or "").split(".")[0]
+        if top in MODULES:
+            self.add(node, f"imports from {node.module} ({MODULES[top]})")
+        for alias in node.names:
+            source = ATTRIBUTES.get(alias.name, "-")
+            if source is None or source == top or (top == "sys" and alias.name in IMPORT_STATE):
+                self.add(node, f"imports {node.module}.{alias.name} ({_why(alias.name)})")
+
+    def visit_Attribute(self, node):
+        source = ATTRIBUTES.get(node.attr, "-")
+        module = (self.names.imported.get(node.value.id, node.value.id)
+                  if isinstance(node.value, ast.Name) else None)
+        if source is None or (module is not None and source == module):
+            if not any(name in ATTRIBUTES for name in _chain(node.value)):
+                self.add(node, f"uses {_show(node)} ({_why(node.attr)})")  # the first step only
+        elif node.attr == "__subclasses__" and not (
+                isinstance(node.value, ast.Name) and node.value.id not in ("object", "type")):
+            self.add(node, f"uses {_show(node)} (walks every class in the interpreter)")
+        elif (isinstance(node.value, (ast.Name, ast.Call)) and self.reaches(node.value) == SHELL
+              and node.attr not in SHELL_CALLS and isinstance(node.ctx, ast.Load)):
+            self.add(node, f"reaches into the IPython shell ({_show(node)})")
+        self.generic_visit(node)
+
+    def visit_Name(self, node):
+        if node.id == "__builtins__":
+            self.add(node, "uses __builtins__ (reaches the built-ins)")
+
+    def visit_Constant(self, node):
+        if not isinstance(node.value, str) or self.bodies.get(id(node)) == -1:
+            return
+        if ATTRIBUTES.get(node.value, "-") is None:
+            self.add(node, f"names {node.value} in a string ({_why(node.value)})")
+        start = self.bodies.get(id(node), node.lineno)
+        for number, text in enumerate(node.value.split("\n")):
+            for what in _text_findings(text):
+                self.add(node, what, start + number)
+
+    def visit_BinOp(self, node):
+        if (isinstance(node.op, ast.Div) and isinstance(node.right, ast.Constant)
+                and node.right.value in FOLDERS):
+            self.add(node, f"names the grader's files ({_show(node)})")
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        name, args, func = _call_name(node), node.args, node.func
+        first = args[0] if args else None
+        literal = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+        if name in ("join", "joinpath") and any(
+                isinstance(a, ast.Constant) and a.value in FOLDERS for a in args):
+            self.add(node, f"names the grader's files ({_show(node)})")
+        if (isinstance(func, ast.Name) and name in ("exec", "eval", "compile") and first is not None
+                and name not in self.names.imported and name not in self.shadowed[-1]):
+            if literal is not None:
+                self.bodies[id(first)] = -1
+                self.nested(literal, first.lineno)
+            else:
+                self.add(node, f"runs code built at run time ({name} of {_show(first)})")
+        if name in ("setattr", "delattr") and isinstance(func, ast.Name) and first is not None:
+            if what := self.reaches(first):
+                self.add(node, f"{name[:3]}s an attribute of {what} ({_show(node)})")
+        elif name in ("__setattr__", "__delattr__") and isinstance(func, ast.Attribute):
+            if what := (self.reaches(func.value) or (self.reaches(first) if first else None)):
+                self.add(node, f"{name.strip('_')[:3]}s an attribute of {what} ({_show(node)})")
+        elif name in MUTATORS and isinstance(func, ast.Attribute):
+            what = self.reaches(func.value)
+            through_dict = "__dict__" in _chain(func.value) or (
+                isinstance(func.value, ast.Call) and _call_name(func.value) == "vars")
+            if what and (through_dict or (what.startswith("sys.") and not _plain_sys(what))):
+                self.add(node, f"changes {_show(func.value)} ({what})")
+        if (name == "patch" or (name in PATCHERS and isinstance(func, ast.Attribute))) and first is not None:
+            patched = literal.split(".")[0] if literal else None
+            if patched in ROOTS or (literal is None and self.reaches(first)):
+                self.add(node, f"patches {literal or _show(first)} ({_show(func)})")
+        if name in SHELL_CALLS and isinstance(func, ast.Attribute) and self.reaches(func.value) == SHELL:
+            self._magic(node)
+        chain = _chain(func)
+        if chain and self.names.imported.get(chain[0], "").split(".")[0] in ("os", "subprocess", "pty"):
+            for arg in args:
+                for part in (arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]):
+                    if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                        self._shell(part.value, node)
+        if (name == "open" and literal and len(args) > 1 and isinstance(args[1], ast.Constant)
+                and set(str(args[1].value)) & set("wax") and (module := _module_shadowed(literal))):
+            self.add(node, f"writes {literal}, which would stand in for {module}")
+        self.generic_visit(node)
+
+    def _shell(self, command: str, node, how: str = "") -> None:
+        if match := ESCAPE.search(command):
+            self.add(node, f"runs {match.group(1)} in a shell{how}")
+
+    def _magic(self, node: ast.Call) -> None:
+        """A magic or shell line, as IPython rewrote it: read what it runs."""
+        kind = _call_name(node)
+        texts = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+                 for a in node.args]
+        if kind in ("system", "getoutput"):
+            self._shell(texts[0] or "" if texts else "", node)
+            return
+        if len(texts) < 2 or texts[0] is None:
+            return
+        magic, line = texts[0], texts[1] or ""
+        body = texts[2] if kind == "run_cell_magic" and len(texts) > 2 else None
+        if body is not None:
+            self.bodies[id(node.args[2])] = node.lineno + 1
+        python = magic in PYTHON_MAGICS or (magic == "script" and "python" in line)
+        if python:
+            if code := _first_code(line):
+                self.bodies[id(node.args[1])] = -1
+                self.nested(code, node.lineno)
+            if body is not None:
+                self.bodies[id(node.args[2])] = -1
+                self.nested(body, node.lineno + 1)
+        elif magic in SHELL_MAGICS:
+            self._shell(f"{line}\n{body or ''}", node, f" (%%{magic})")
+        elif magic in ("writefile", "file") and body is not None:
+            try:
+                target = next((w for w in shlex.split(line) if not w.startswith("-")), "")
+            except ValueError:
+                target = line.strip()
+            if module := _module_shadowed(target):
+                self.add(node, f"writes {target}, which would stand in for {module} (%%{magic})")
+            if target.endswith(".py"):
+                self.bodies[id(node.args[2])] = -1
+                self.nested(body, node.lineno + 1)
+
+
+def _plain_sys(what: str) -> bool:
+    """Whether ``what`` is sys itself or a part of it other than the import machinery."""
+    return what == "sys" or (what.startswith("sys.") and what[4:] not in IMPORT_STATE)
+
+
+def _why(name: str) -> str:
+    if name in HOOKS:
+        return "installs an interpreter hook"
+    if name in IMPORT_STATE:
+        return "the interpreter's import state"
+    return "walks frames or objects to other code's namespace"
+
+
+def scan_python(code: str, where: str, protected: dict | None = None,
+                names: Names | None = None) -> list[Finding]:
+    """Findings in one piece of code. ``protected`` maps the names tests take from the
+    notebook's own cells to where those cells import them from (None: defined there);
+    ``names``: what the notebook's cells (this one included) bind, if not this cell alone."""
     tree = _parse(code)
     if tree is None:
         return []
-    findings, allowed_shell = [], set()
-    protected = protected or {}
-    for name, origin in sorted(bindings(tree).items()):
-        if name in protected and (origin is None or origin != protected[name]):
-            findings.append(Finding(where, 0, f"rebinds {name}, which the tests take from the "
-                                              "notebook's own cells"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _magic_call(node) in MAGICS:
-            allowed_shell.add(id(node.func.value.func))  # the get_ipython() of an allowed magic
-    for node in ast.walk(tree):
-        line = getattr(node, "lineno", 0)
-        if isinstance(node, ast.Call) and (name := _magic_call(node)) and name not in MAGICS:
-            findings.append(Finding(where, line, f"runs the magic %{name}"))
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr in ("system", "getoutput") and _base(node.func) == "get_ipython"):
-            findings.append(Finding(where, line, "runs a shell command"))
-        elif isinstance(node, ast.Name) and node.id in NAMES and id(node) not in allowed_shell:
-            findings.append(Finding(where, line, f"uses {node.id} ({NAMES[node.id]})"))
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = ([node.module or ""] if isinstance(node, ast.ImportFrom) else
-                     [alias.name for alias in node.names])
-            for name in names:
-                if name.split(".")[0] in MODULES and not (
-                        isinstance(node, ast.ImportFrom) and name in SAFE_FROM):
-                    findings.append(Finding(where, line, f"imports {name}"))
-            if isinstance(node, ast.ImportFrom) and node.module == "sys":
-                for alias in node.names:
-                    if alias.name in SYS_ATTRIBUTES or alias.name == "*":
-                        findings.append(Finding(where, line, f"imports sys.{alias.name}"))
-        elif isinstance(node, ast.Attribute):
-            if node.attr.startswith("__") and node.attr.endswith("__") and node.attr not in DUNDERS:
-                findings.append(Finding(where, line, f"reaches {node.attr}"))
-            elif (isinstance(node.value, ast.Name) and node.value.id == "sys"
-                  and node.attr in SYS_ATTRIBUTES):
-                findings.append(Finding(where, line, f"uses sys.{node.attr}"))
-        for target in _targets(node):
-            if isinstance(target, ast.Attribute) and _base(target) not in SELF:
-                findings.append(Finding(where, line, f"sets the attribute {ast.unparse(target)} "
-                                                     "(outside a class's own self)"))
-    return sorted(set(findings), key=lambda f: (f.line, f.what))
+    scan = _Scan(where, names or Names.of([tree]))
+    for name, (origin, line) in sorted(_bindings(tree).items()):
+        if name in (protected or {}) and (origin is None or origin != protected[name]):
+            scan.findings.append(Finding(where, line, f"rebinds {name}, which the tests take from "
+                                                      "the notebook's own cells"))
+    scan.visit(tree)
+    return sorted(set(scan.findings), key=lambda f: (f.line, f.what))
 
 
 def _label(cell, index: int) -> str:
@@ -207,16 +526,17 @@ def _label(cell, index: int) -> str:
 
 @dataclass(frozen=True)
 class Release:
-    """What a released notebook fixes: the grade ids nbgrader restores (tests, locked cells)
-    and the names tests take from those cells (name -> import origin, or None)."""
+    """What a released notebook fixes: the grade ids nbgrader restores (tests, locked cells),
+    the names tests take from those cells (name -> import origin, or None), and their text."""
 
     fixed: frozenset
     protected: dict
+    texts: dict = field(default_factory=dict)
 
     @classmethod
     def read(cls, path: Path) -> "Release":
         nb = nbformat.read(path, as_version=4)
-        fixed, bound, answered, reads = set(), {}, set(), set()
+        fixed, bound, answered, reads, texts = set(), {}, set(), set(), {}
         for cell in nb.cells:
             if cell.cell_type != "code":
                 continue
@@ -224,24 +544,43 @@ class Release:
             if meta.get("grade_id") and not meta.get("solution") and (
                     meta.get("grade") or meta.get("locked")):
                 fixed.add(meta["grade_id"])
+                texts[meta["grade_id"]] = cell.source
                 tree = _parse(cell.source)
                 bound.update(bindings(tree))
                 if meta.get("grade"):
                     reads |= free_reads(tree)
             else:
                 answered |= set(bindings(_parse(cell.source)))
-        return cls(frozenset(fixed), {n: bound[n] for n in reads & set(bound) - answered})
+        return cls(frozenset(fixed), {n: bound[n] for n in reads & set(bound) - answered}, texts)
+
+
+def _restored(cells, release: Release) -> set[int]:
+    """Indexes of the cells nbgrader restores from the source: for each locked or test grade id,
+    only the last cell carrying it (``DeduplicateIds`` strips the id from every earlier copy,
+    which then runs with its own text)."""
+    last = {}
+    for index, cell in enumerate(cells):
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id in release.fixed:
+            last[grade_id] = index
+    return set(last.values())
 
 
 def scan_notebook(path: Path, release: Release) -> list[Finding]:
-    """Findings in every code cell of the notebook at ``path`` that grading does not restore."""
+    """Findings in every code cell of the notebook at ``path`` that runs with its own text."""
     nb = nbformat.read(path, as_version=4)
+    restored = _restored(nb.cells, release)
+    code = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    names = Names.of(_parse(c.source) for _, c in code)
     findings = []
-    for index, cell in enumerate(nb.cells):
+    for index, cell in code:
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if cell.cell_type == "code" and grade_id not in release.fixed:
-            findings += scan_python(cell.source, f"{path.name} {_label(cell, index)}",
-                                    release.protected)
+        if index in restored or (grade_id in release.fixed and cell.source == release.texts[grade_id]):
+            continue  # restored from the source, or runs the release's own text
+        label = _label(cell, index)
+        if grade_id in release.fixed:
+            label = f"cell #{index + 1} (a copy of locked cell {grade_id})"
+        findings += scan_python(cell.source, f"{path.name} {label}", release.protected, names)
     return findings
 
 
@@ -251,22 +590,35 @@ def _read_release(path: Path, mtime: float) -> Release:
     return Release.read(path)
 
 
+def scan_file(path: Path, where: str, how: str) -> list[Finding]:
+    """Findings in a Python file the kernel could import (``how`` it came to be there)."""
+    findings = []
+    if module := _module_shadowed(path.name):
+        findings.append(Finding(where, 0, f"a Python file {how} that would stand in for {module}"))
+    if path.suffix == ".py":
+        try:
+            findings += scan_python(path.read_text(errors="replace"), where)
+        except OSError as error:
+            findings.append(Finding(where, 0, f"a Python file {how} that cannot be read ({error})"))
+    return findings
+
+
 def scan_submission(folder: Path, release_folder: Path) -> list[Finding]:
-    """Findings in a submitted folder: its notebooks' editable cells and any Python files."""
+    """Findings in a submitted folder: its notebooks' code cells and any Python files."""
     findings = []
     for path in sorted(folder.glob("*.ipynb")):
         release = release_folder / path.name
         known = (_read_release(release, release.stat().st_mtime) if release.exists()
                  else Release(frozenset(), {}))
         findings += scan_notebook(path, known)
-    for path in sorted(folder.rglob("*.py")):
-        findings.append(Finding(str(path.relative_to(folder)), 0,
-                                "a Python file in the submission (the kernel could import it)"))
+    for path in sorted([*folder.rglob("*.py"), *folder.rglob("*.pth")]):
+        findings += scan_file(path, str(path.relative_to(folder)), "in the submission")
     return findings
 
 
 def new_python_files(before: Path, after: Path) -> list[Finding]:
     """Python files present in the graded folder ``after`` but not handed in ``before``."""
     handed_in = {p.relative_to(before) for p in before.rglob("*.py")} if before.is_dir() else set()
-    return [Finding(str(p.relative_to(after)), 0, "a Python file written while grading")
-            for p in sorted(after.rglob("*.py")) if p.relative_to(after) not in handed_in]
+    return [finding for p in sorted([*after.rglob("*.py"), *after.rglob("*.pth")])
+            if p.relative_to(after) not in handed_in
+            for finding in scan_file(p, str(p.relative_to(after)), "written while grading")]
