@@ -157,12 +157,22 @@ FORGERIES = {
         3, 'sets the attribute c.expect of course.lessons.checks'),
     'showtraceback': ('get_ipython().showtraceback = lambda *a, **k: None',
         1, 'sets the attribute get_ipython().showtraceback of the IPython shell'),
-    'stdout': ("import sys\nsys.stdout = open('/dev/null', 'w')",
-        2, 'sets the attribute sys.stdout of sys'),
     'subclasses': ('classes = object.__subclasses__()',
         1, 'uses object.__subclasses__'),
     '__import__ builtins': ("__import__('builtins').len = lambda x: 0",
         1, "sets the attribute __import__('builtins').len of a module imported by name"),
+    'vars of a course module': ("import course.lessons.checks as c\nvars(c)['expect'] = print",
+        2, "sets vars(c)['expect'] (course.lessons.checks)"),
+    'runpy': ("import runpy\nrunpy.run_path('helpers.txt')",
+        1, 'imports runpy'),
+    'file loader': ("from importlib.machinery import SourceFileLoader\nSourceFileLoader('m', 'x.txt').load_module()",
+        2, 'loads code from a file the scan does not read'),
+    '%run of a text file': ('%run helpers.txt',
+        1, 'runs helpers.txt, a file the scan does not read'),
+    'history in a function': ('def peek():\n    return In[-1]',
+        2, "reads the notebook's history (In) inside a function"),
+    'package shadowing a module': ('%%writefile json/__init__.py\ndumps = str',
+        1, 'writes json/__init__.py, which would stand in for json'),
 }
 
 
@@ -181,6 +191,11 @@ HARMLESS = {
     "a thread": "import threading\nthreading.Thread(target=print).start()",
     "a signal handler": "import signal\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)",
     "the import path": "import sys\nsys.path.insert(0, '.')",
+    "redirected stdout": "import io, sys\nsys.stdout = io.StringIO()\nsys.stdout = sys.__stdout__",
+    "a lesson's list changed through a name": (
+        "from course.lessons.paragraph_sets import HANDBOOK\nparagraphs = HANDBOOK\n"
+        "paragraphs[0] = paragraphs[0].strip()"),
+    "the history read at the top level": "print(In[3])\n%load notes.txt\n%run helpers.py",
     "a parameter named like a course module": (
         "from course.lessons import checks\ndef tally(checks):\n    checks.count = 1\n    return checks"),
 }
@@ -306,7 +321,17 @@ def test_python_files_handed_in_or_written_while_grading(tmp_path):
         (folder / "lib" / "helpers.py").write_text("import sys\nsys.settrace(print)\n")
     (graded / "json.py").write_text("x = 1\n")
     (graded / "notes.py").write_text("x = 1\n")
+    (graded / "__pycache__").mkdir()
+    (graded / "__pycache__" / "notes.cpython-311.pyc").write_bytes(b"")
+    (graded / "re").mkdir()
+    (graded / "re" / "__init__.py").write_text("x = 1\n")
+    (graded / "socket.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    (graded / "zz.pth").write_text("import os\n")
     assert [str(f) for f in scan_submission(submitted, tmp_path / "no-release")] == [
         "lib/helpers.py line 2: uses sys.settrace (installs an interpreter hook)"]
-    assert [str(f) for f in new_python_files(submitted, graded)] == [
-        "json.py line 0: a Python file written while grading that would stand in for json"]
+    assert sorted(str(f) for f in new_python_files(submitted, graded)) == [
+        "json.py line 0: a Python file written while grading that would stand in for json",
+        "re/__init__.py line 0: a Python file written while grading that would stand in for re",
+        "socket.cpython-311-x86_64-linux-gnu.so line 0: a module file written while grading that "
+        "would stand in for socket",
+        "zz.pth line 0: a module file written while grading that would stand in for Python's start-up"]

@@ -423,6 +423,18 @@ STYLES = {
         explorer.summary.value += "<br>my note: 150 words keeps the leave section whole"
         display(explorer)
     '''))]),
+    "stdout redirected by hand, a lesson's list tidied": Style(A1, added=[("chunk_sizes", _code('''
+        import io
+        import sys
+
+        saved, sys.stdout = sys.stdout, io.StringIO()
+        try:
+            print(chunk_sizes(pack_paragraphs(HANDBOOK, 200)))
+        finally:
+            captured, sys.stdout = sys.stdout.getvalue(), saved
+        tidy = HANDBOOK
+        tidy[0] = tidy[0].strip()   # the lesson's first paragraph, as I read it
+    '''))]),
     "captured output, environment and logging": Style(A1, added=[("pack_paragraphs", _code('''
         import contextlib
         import io

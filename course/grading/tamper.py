@@ -26,12 +26,18 @@ import nbformat
 # the interpreter and the shell.
 ROOTS = {"course", "builtins", "sys", "IPython", "ipykernel", "nbgrader"}
 SHELL = "the IPython shell"
+COURSE = Path(__file__).resolve().parents[1]   # the course package, to tell modules from data
+STREAMS = {"stdout", "stderr", "stdin"}        # sys attributes a student may redirect
 # Modules that talk to sockets, the kernel's or grader's machinery, or raw memory.
 MODULES = {"socket": "opens sockets", "_socket": "opens sockets", "socketserver": "opens sockets",
            "zmq": "talks to the kernel's sockets", "jupyter_client": "talks to kernels",
            "ipykernel": "reaches the kernel", "nbgrader": "imports the grader",
            "nbclient": "runs notebooks", "ctypes": "reaches raw memory and C calls",
-           "_ctypes": "reaches raw memory and C calls", "cffi": "reaches raw memory and C calls"}
+           "_ctypes": "reaches raw memory and C calls", "cffi": "reaches raw memory and C calls",
+           "runpy": "runs code from a file the scan does not read"}
+# Calls that load code from a file of any name, past the scan.
+LOADERS = {"SourceFileLoader", "SourcelessFileLoader", "ExtensionFileLoader",
+           "spec_from_file_location"}
 # Attribute names (with the module they must come from, or None for any) that walk frames,
 # tracebacks, generators or the object graph, or install interpreter hooks.
 ATTRIBUTES = {
@@ -57,6 +63,9 @@ GRADER_FILE = re.compile(r"gradebook\.(?:db|sqlite)|nbgrader_config|postgres(?:q
 GRADER_FOLDER = re.compile(r"(?:^/|\.\./)(?:\S*/)?(source|autograded|submitted|feedback)(?:/|$)")
 FOLDERS = {"source", "autograded", "submitted", "feedback"}
 OTHER_PROCESS = re.compile(r"^/proc/?$|^/proc/(?:\d|\*|\{|\[)")
+MODULE_FILES = (".py", ".pyc", ".so")
+# Names IPython keeps the notebook's input and output history under.
+HISTORY = re.compile(r"^(?:In|Out|_ih|_oh|_i{1,3}|_i\d+)$")
 ESCAPE = re.compile(r"\b(umount|mount|unshare|nsenter|chroot|pivot_root|setns|capsh)\b")
 
 
@@ -244,16 +253,20 @@ def _show(node) -> str:
 
 
 def _module_shadowed(filename: str) -> str | None:
-    """The module a Python file of this name would stand in for, if any."""
-    stem = Path(filename).name.removesuffix(".py")
-    if filename.endswith(".pth") or stem in ("sitecustomize", "usercustomize"):
+    """The module a file of this name (a path inside the submission) would stand in for:
+    ``json.py``, ``json/__init__.py``, ``json.pyc``, ``json.cpython-311-x86_64-linux-gnu.so``;
+    ``sitecustomize.py`` and ``*.pth`` stand in for Python's start-up."""
+    path = Path(filename)
+    if path.suffix == ".pth" or (path.suffix in MODULE_FILES
+                                 and path.stem in ("sitecustomize", "usercustomize")):
         return "Python's start-up"
-    if not filename.endswith(".py"):
+    if path.suffix not in MODULE_FILES or "__pycache__" in path.parts:
         return None
-    if stem in sys.stdlib_module_names or stem in ROOTS:
-        return stem
+    name = path.parent.name if path.stem == "__init__" else path.name.split(".")[0]
+    if name in sys.stdlib_module_names or name in ROOTS:
+        return name
     try:
-        return stem if stem.isidentifier() and importlib.util.find_spec(stem) else None
+        return name if name.isidentifier() and importlib.util.find_spec(name) else None
     except (ImportError, ValueError):
         return None
 
@@ -336,9 +349,11 @@ class _Scan(ast.NodeVisitor):
         elif isinstance(target, ast.Starred):
             self._target(target.value, verb, node)
         elif isinstance(target, ast.Attribute) and (what := self.reaches(target.value)):
-            self.add(node, f"{verb} the attribute {_show(target)} of {what}")
+            if not (what == "sys" and target.attr in STREAMS):
+                self.add(node, f"{verb} the attribute {_show(target)} of {what}")
         elif isinstance(target, ast.Subscript) and (what := self.reaches(target.value)):
-            if not _plain_sys(what) or "__dict__" in _chain(target.value):
+            through_dict = _through_namespace(target.value)
+            if through_dict or not (_plain_sys(what) or _course_data(what)):
                 self.add(node, f"{verb} {_show(target)} ({what})")
 
     def visit_Assign(self, node):
@@ -389,6 +404,10 @@ class _Scan(ast.NodeVisitor):
     def visit_Name(self, node):
         if node.id == "__builtins__":
             self.add(node, "uses __builtins__ (reaches the built-ins)")
+        elif (len(self.shadowed) > 1 and HISTORY.match(node.id) and isinstance(node.ctx, ast.Load)
+              and node.id not in self.shadowed[-1]):
+            self.add(node, f"reads the notebook's history ({node.id}) inside a function, where it "
+                           "shows the cells that run after it")
 
     def visit_Constant(self, node):
         if not isinstance(node.value, str) or self.bodies.get(id(node)) == -1:
@@ -428,14 +447,15 @@ class _Scan(ast.NodeVisitor):
                 self.add(node, f"{name.strip('_')[:3]}s an attribute of {what} ({_show(node)})")
         elif name in MUTATORS and isinstance(func, ast.Attribute):
             what = self.reaches(func.value)
-            through_dict = "__dict__" in _chain(func.value) or (
-                isinstance(func.value, ast.Call) and _call_name(func.value) == "vars")
+            through_dict = _through_namespace(func.value)
             if what and (through_dict or (what.startswith("sys.") and not _plain_sys(what))):
                 self.add(node, f"changes {_show(func.value)} ({what})")
         if (name == "patch" or (name in PATCHERS and isinstance(func, ast.Attribute))) and first is not None:
             patched = literal.split(".")[0] if literal else None
             if patched in ROOTS or (literal is None and self.reaches(first)):
                 self.add(node, f"patches {literal or _show(first)} ({_show(func)})")
+        if name in LOADERS:
+            self.add(node, f"loads code from a file the scan does not read ({_show(func)})")
         if name in SHELL_CALLS and isinstance(func, ast.Attribute) and self.reaches(func.value) == SHELL:
             self._magic(node)
         chain = _chain(func)
@@ -477,6 +497,9 @@ class _Scan(ast.NodeVisitor):
                 self.nested(body, node.lineno + 1)
         elif magic in SHELL_MAGICS:
             self._shell(f"{line}\n{body or ''}", node, f" (%%{magic})")
+        elif magic == "run" and line.split() and not line.split()[-1].endswith(
+                (".py", ".ipy", ".ipynb")) and not line.split()[-1].startswith("-"):
+            self.add(node, f"runs {line.split()[-1][:60]}, a file the scan does not read (%{magic})")
         elif magic in ("writefile", "file") and body is not None:
             try:
                 target = next((w for w in shlex.split(line) if not w.startswith("-")), "")
@@ -487,6 +510,23 @@ class _Scan(ast.NodeVisitor):
             if target.endswith(".py"):
                 self.bodies[id(node.args[2])] = -1
                 self.nested(body, node.lineno + 1)
+
+
+def _through_namespace(node) -> bool:
+    """Whether ``node`` is an object's or a function's namespace (``__dict__``, ``vars()``,
+    ``__globals__``)."""
+    return bool({"__dict__", "__globals__"} & set(_chain(node))) or (
+        isinstance(node, ast.Call) and _call_name(node) == "vars")
+
+
+def _course_data(what: str) -> bool:
+    """Whether ``what`` is an object the course's code exports (``HANDBOOK``), not one of its
+    modules: a student may change a copy of a lesson's list, not a module's contents."""
+    if not what.startswith("course."):
+        return False
+    parts = what.split(".")
+    return not (COURSE.joinpath(*parts[1:]).with_suffix(".py").is_file()
+                or COURSE.joinpath(*parts[1:], "__init__.py").is_file())
 
 
 def _plain_sys(what: str) -> bool:
@@ -591,16 +631,24 @@ def _read_release(path: Path, mtime: float) -> Release:
 
 
 def scan_file(path: Path, where: str, how: str) -> list[Finding]:
-    """Findings in a Python file the kernel could import (``how`` it came to be there)."""
+    """Findings in a module file the kernel could load (``how`` it came to be there);
+    ``where`` is its path inside the submission."""
     findings = []
-    if module := _module_shadowed(path.name):
-        findings.append(Finding(where, 0, f"a Python file {how} that would stand in for {module}"))
+    if module := _module_shadowed(where):
+        findings.append(Finding(where, 0, f"a {'Python' if path.suffix == '.py' else 'module'} "
+                                          f"file {how} that would stand in for {module}"))
     if path.suffix == ".py":
         try:
             findings += scan_python(path.read_text(errors="replace"), where)
         except OSError as error:
             findings.append(Finding(where, 0, f"a Python file {how} that cannot be read ({error})"))
     return findings
+
+
+def _module_files(folder: Path) -> list[Path]:
+    """Files in ``folder`` that Python could load as code (sources, .pth, compiled modules)."""
+    return sorted(p for p in folder.rglob("*") if p.suffix in (*MODULE_FILES, ".pth")
+                  and "__pycache__" not in p.relative_to(folder).parts and p.is_file())
 
 
 def scan_submission(folder: Path, release_folder: Path) -> list[Finding]:
@@ -611,14 +659,13 @@ def scan_submission(folder: Path, release_folder: Path) -> list[Finding]:
         known = (_read_release(release, release.stat().st_mtime) if release.exists()
                  else Release(frozenset(), {}))
         findings += scan_notebook(path, known)
-    for path in sorted([*folder.rglob("*.py"), *folder.rglob("*.pth")]):
+    for path in _module_files(folder):
         findings += scan_file(path, str(path.relative_to(folder)), "in the submission")
     return findings
 
 
 def new_python_files(before: Path, after: Path) -> list[Finding]:
-    """Python files present in the graded folder ``after`` but not handed in ``before``."""
-    handed_in = {p.relative_to(before) for p in before.rglob("*.py")} if before.is_dir() else set()
-    return [finding for p in sorted([*after.rglob("*.py"), *after.rglob("*.pth")])
-            if p.relative_to(after) not in handed_in
+    """Module files present in the graded folder ``after`` but not handed in ``before``."""
+    handed_in = {p.relative_to(before) for p in _module_files(before)} if before.is_dir() else set()
+    return [finding for p in _module_files(after) if p.relative_to(after) not in handed_in
             for finding in scan_file(p, str(p.relative_to(after)), "written while grading")]
