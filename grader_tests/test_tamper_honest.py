@@ -16,8 +16,8 @@ import pytest
 
 from course.grading.course_dir import ROOT, assignments, notebooks
 from course.grading.submissions import grade_id
-from course.grading.tamper import (Names, Release, _parse, new_python_files, scan_notebook,
-                                   scan_python, scan_submission)
+from course.grading.code_rules import Names, parse_cell
+from course.grading.tamper import Release, new_python_files, scan_notebook, scan_python, scan_submission
 from harness import score_in_process, submission
 
 A1, A2, A5, A6 = ("01-packing-by-hand", "02-overlap-math", "05-own-docs-verdict",
@@ -713,7 +713,7 @@ def test_the_release_itself_and_a_duplicated_locked_cell_pass(assignment, tmp_pa
     release = notebooks(ROOT, assignment, "release")[0]
     nb = nbformat.read(release, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
-    names = Names.of(_parse(c.source) for c in code)
+    names = Names.of(parse_cell(c.source) for c in code)
     assert [str(f) for c in code for f in scan_python(c.source, "cell", None, names)] == []
     fixed = Release.read(release).fixed
     for cell in [c for c in code if grade_id(c) in fixed]:
