@@ -455,7 +455,7 @@ STYLES = {
         sys.path.append(os.getcwd())
         print("careful", file=sys.stderr)
     '''))]),
-    "threads and a process pool": Style(A1, added=[("chunk_sizes", _code('''
+    "threads and a subprocess": Style(A1, added=[("chunk_sizes", _code('''
         import subprocess
         import threading
         from concurrent.futures import ThreadPoolExecutor
