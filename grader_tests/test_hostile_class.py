@@ -160,7 +160,7 @@ def test_every_student_ends_graded_or_named(graded):
 
 @pytest.mark.parametrize("student", ["reference", "deleted-and-duplicated", "sys-exit",
                                      "stderr-warnings", "floods-output", "one-huge-line",
-                                     "memory-hog", "writes-outside"])
+                                     "memory-hog"])
 def test_accidents_and_noise_cost_nothing(graded, student):
     outcome = graded[1][student]
     assert (outcome.status, outcome.score) == ("graded", FULL), outcome
@@ -233,7 +233,7 @@ def test_a_module_written_while_grading_is_held_for_review(graded):
 def test_honest_students_are_not_held(graded):
     held = {name for name, o in graded[1].items() if o.status == "needs review"}
     assert held == {"hides-tracebacks", "blanks-later-cells", "reads-secrets", "forges-checks",
-                    "shadows-a-module"}
+                    "shadows-a-module", "writes-outside"}
 
 
 def test_writes_outside_the_submission_land_nowhere(graded):
@@ -243,6 +243,9 @@ def test_writes_outside_the_submission_land_nowhere(graded):
     assert "vandalised" not in (ROOT / "course" / "lessons" / "checks.py").read_text()
     assert (root / "gradebook.db").read_bytes()[:15] == b"SQLite format 3"
     assert outcomes["reference"].score == FULL
+    # It lost nothing, but it aimed at the gradebook and a classmate's notebook: a TA looks.
+    assert outcomes["writes-outside"].score == FULL
+    assert "names the grader's files" in outcomes["writes-outside"].reason
 
 
 def test_a_cell_timeout_is_recognised_for_a_second_grading(tmp_path):

@@ -1,138 +1,22 @@
-"""Find student code that could tamper with grading, read in the grader's own process.
+"""The grader's second opinion on a submission, read in its own process: the cells that run
+with their own text and the module files the kernel could load, through ``code_rules``.
 
-Tests run in the student's kernel, so code there can rewrite the checks that judge it
-(replace ``course.lessons.checks.expect``, hook the shell, patch a module). No check inside
-that kernel can be trusted to notice, so the grader reads the student's code before it runs:
-every code cell the student wrote or could edit, and any Python file handed in or written while
-grading. Code that reaches for the machinery a chunking answer never needs is reported line by
-line, and the submission goes to a TA for review instead of straight to the gradebook export.
-
-The rules are deliberately strict: a false alarm costs a TA one look, a miss costs the grade's
-meaning.
+Verdicts are the grader's to judge, not the kernel's, so this scan guards no score: it puts a
+student on "needs review" only for code no honest student writes (see ``code_rules``), each
+finding named by notebook, cell and line. A locked or test cell nbgrader restores from the
+source is not the student's; any other cell is read, an added copy of a locked cell included.
 """
 import ast
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 
-# Built-ins that run or reach code by name, or rebind things by name.
-NAMES = {
-    "exec": "runs code from a string", "eval": "runs code from a string",
-    "compile": "compiles code from a string", "__import__": "imports by name",
-    "globals": "reaches the namespace by name", "vars": "reaches a namespace by name",
-    "setattr": "sets an attribute by name", "delattr": "deletes an attribute by name",
-    "get_ipython": "reaches into the IPython shell", "__builtins__": "reaches the built-ins",
-    "breakpoint": "stops for a debugger",
-}
-# Modules for introspection, code loading, concurrency or the kernel itself.
-MODULES = {
-    "builtins", "importlib", "imp", "pkgutil", "runpy", "code", "codeop", "ctypes", "gc",
-    "inspect", "types", "marshal", "pickle", "dill", "cloudpickle", "copyreg", "threading",
-    "_thread", "multiprocessing", "concurrent", "subprocess", "signal", "atexit", "pty",
-    "faulthandler", "trace", "unittest", "pytest", "IPython", "ipykernel", "traitlets", "zmq",
-    "jupyter_client", "nbclient", "nbformat", "nbgrader", "sqlite3", "sqlalchemy", "site",
-    "sysconfig", "asyncio", "weakref",
-}
-SAFE_FROM = {"IPython.display"}  # ``from IPython.display import display, HTML`` shows things
-SYS_ATTRIBUTES = {
-    "modules", "settrace", "setprofile", "_getframe", "meta_path", "path_hooks", "path",
-    "path_importer_cache", "excepthook", "displayhook", "addaudithook", "setrecursionlimit",
-}
-# Dunder attributes ordinary code reads; any other one is a way under the hood.
-DUNDERS = {
-    "__init__", "__name__", "__qualname__", "__doc__", "__len__", "__iter__", "__next__",
-    "__repr__", "__str__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
-    "__hash__", "__contains__", "__getitem__", "__add__", "__class__", "__call__",
-    "__enter__", "__exit__", "__bool__", "__post_init__",
-}
-MAGICS = {"time", "timeit", "matplotlib", "who", "whos", "pinfo", "pinfo2"}
-SELF = {"self", "cls"}
+from .code_rules import MODULE_FILES, Finding, Names, bindings, module_shadowed, parse_cell, scan_python
 
-
-@dataclass(frozen=True)
-class Finding:
-    """One reason to look: where (a cell or a file, and a line) and what."""
-
-    where: str
-    line: int
-    what: str
-
-    def __str__(self) -> str:
-        return f"{self.where} line {self.line}: {self.what}"
-
-
-def _magic_call(node: ast.Call) -> str | None:
-    """The magic's name if ``node`` is ``get_ipython().run_line_magic('name', ...)``."""
-    func = node.func
-    if (isinstance(func, ast.Attribute) and func.attr in ("run_line_magic", "run_cell_magic")
-            and isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name)
-            and func.value.func.id == "get_ipython" and node.args
-            and isinstance(node.args[0], ast.Constant)):
-        return str(node.args[0].value)
-    return None
-
-
-def _targets(node) -> list:
-    if isinstance(node, (ast.Assign, ast.Delete)):
-        found = list(node.targets)
-    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-        found = [node.target]
-    else:
-        return []
-    flat = []
-    while found:
-        target = found.pop()
-        if isinstance(target, (ast.Tuple, ast.List)):
-            found += target.elts
-        elif isinstance(target, ast.Starred):
-            found.append(target.value)
-        else:
-            flat.append(target)
-    return flat
-
-
-def _base(node) -> str:
-    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
-        node = node.func if isinstance(node, ast.Call) else node.value
-    return node.id if isinstance(node, ast.Name) else "?"
-
-
-def _parse(code: str) -> ast.Module | None:
-    """The syntax tree of a cell's (IPython) code; None if it does not parse, or run."""
-    from IPython.core.inputtransformer2 import TransformerManager
-
-    try:
-        return ast.parse(TransformerManager().transform_cell(code))
-    except (SyntaxError, ValueError):
-        return None
-
-
-def bindings(tree: ast.Module | None) -> dict[str, str | None]:
-    """Names a cell binds in the notebook's namespace (not inside its functions or classes):
-    name -> where an import took it from (``"re"``, ``"course.lessons.checks.expect"``), or
-    None when anything else binds it."""
-    names: dict[str, str | None] = {}
-    stack = list(tree.body) if tree else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names[node.name] = None
-            continue
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                names[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom):
-            for a in node.names:
-                if a.name != "*":
-                    names[a.asname or a.name] = f"{node.module}.{a.name}"
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            names[node.id] = None
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            names.update(dict.fromkeys(node.names))
-        stack.extend(ast.iter_child_nodes(node))
-    return names
+__all__ = ["Finding", "Release", "new_python_files", "scan_file", "scan_notebook", "scan_python",
+           "scan_submission"]
 
 
 def free_reads(tree: ast.Module | None) -> set[str]:
@@ -152,54 +36,6 @@ def free_reads(tree: ast.Module | None) -> set[str]:
     return read - bound
 
 
-def scan_python(code: str, where: str, protected: dict | None = None) -> list[Finding]:
-    """Findings in one piece of code; ``protected`` maps the names tests take from the
-    notebook's own cells to where those cells import them from (None: defined there)."""
-    tree = _parse(code)
-    if tree is None:
-        return []
-    findings, allowed_shell = [], set()
-    protected = protected or {}
-    for name, origin in sorted(bindings(tree).items()):
-        if name in protected and (origin is None or origin != protected[name]):
-            findings.append(Finding(where, 0, f"rebinds {name}, which the tests take from the "
-                                              "notebook's own cells"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _magic_call(node) in MAGICS:
-            allowed_shell.add(id(node.func.value.func))  # the get_ipython() of an allowed magic
-    for node in ast.walk(tree):
-        line = getattr(node, "lineno", 0)
-        if isinstance(node, ast.Call) and (name := _magic_call(node)) and name not in MAGICS:
-            findings.append(Finding(where, line, f"runs the magic %{name}"))
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-              and node.func.attr in ("system", "getoutput") and _base(node.func) == "get_ipython"):
-            findings.append(Finding(where, line, "runs a shell command"))
-        elif isinstance(node, ast.Name) and node.id in NAMES and id(node) not in allowed_shell:
-            findings.append(Finding(where, line, f"uses {node.id} ({NAMES[node.id]})"))
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = ([node.module or ""] if isinstance(node, ast.ImportFrom) else
-                     [alias.name for alias in node.names])
-            for name in names:
-                if name.split(".")[0] in MODULES and not (
-                        isinstance(node, ast.ImportFrom) and name in SAFE_FROM):
-                    findings.append(Finding(where, line, f"imports {name}"))
-            if isinstance(node, ast.ImportFrom) and node.module == "sys":
-                for alias in node.names:
-                    if alias.name in SYS_ATTRIBUTES or alias.name == "*":
-                        findings.append(Finding(where, line, f"imports sys.{alias.name}"))
-        elif isinstance(node, ast.Attribute):
-            if node.attr.startswith("__") and node.attr.endswith("__") and node.attr not in DUNDERS:
-                findings.append(Finding(where, line, f"reaches {node.attr}"))
-            elif (isinstance(node.value, ast.Name) and node.value.id == "sys"
-                  and node.attr in SYS_ATTRIBUTES):
-                findings.append(Finding(where, line, f"uses sys.{node.attr}"))
-        for target in _targets(node):
-            if isinstance(target, ast.Attribute) and _base(target) not in SELF:
-                findings.append(Finding(where, line, f"sets the attribute {ast.unparse(target)} "
-                                                     "(outside a class's own self)"))
-    return sorted(set(findings), key=lambda f: (f.line, f.what))
-
-
 def _label(cell, index: int) -> str:
     grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
     return f"cell {grade_id}" if grade_id else f"cell #{index + 1}"
@@ -207,16 +43,17 @@ def _label(cell, index: int) -> str:
 
 @dataclass(frozen=True)
 class Release:
-    """What a released notebook fixes: the grade ids nbgrader restores (tests, locked cells)
-    and the names tests take from those cells (name -> import origin, or None)."""
+    """What a released notebook fixes: the grade ids nbgrader restores (tests, locked cells),
+    the names tests take from those cells (name -> import origin, or None), and their text."""
 
     fixed: frozenset
     protected: dict
+    texts: dict = field(default_factory=dict)
 
     @classmethod
     def read(cls, path: Path) -> "Release":
         nb = nbformat.read(path, as_version=4)
-        fixed, bound, answered, reads = set(), {}, set(), set()
+        fixed, bound, answered, reads, texts = set(), {}, set(), set(), {}
         for cell in nb.cells:
             if cell.cell_type != "code":
                 continue
@@ -224,24 +61,43 @@ class Release:
             if meta.get("grade_id") and not meta.get("solution") and (
                     meta.get("grade") or meta.get("locked")):
                 fixed.add(meta["grade_id"])
-                tree = _parse(cell.source)
+                texts[meta["grade_id"]] = cell.source
+                tree = parse_cell(cell.source)
                 bound.update(bindings(tree))
                 if meta.get("grade"):
                     reads |= free_reads(tree)
             else:
-                answered |= set(bindings(_parse(cell.source)))
-        return cls(frozenset(fixed), {n: bound[n] for n in reads & set(bound) - answered})
+                answered |= set(bindings(parse_cell(cell.source)))
+        return cls(frozenset(fixed), {n: bound[n] for n in reads & set(bound) - answered}, texts)
+
+
+def _restored(cells, release: Release) -> set[int]:
+    """Indexes of the cells nbgrader restores from the source: for each locked or test grade id,
+    only the last cell carrying it (``DeduplicateIds`` strips the id from every earlier copy,
+    which then runs with its own text)."""
+    last = {}
+    for index, cell in enumerate(cells):
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id in release.fixed:
+            last[grade_id] = index
+    return set(last.values())
 
 
 def scan_notebook(path: Path, release: Release) -> list[Finding]:
-    """Findings in every code cell of the notebook at ``path`` that grading does not restore."""
+    """Findings in every code cell of the notebook at ``path`` that runs with its own text."""
     nb = nbformat.read(path, as_version=4)
+    restored = _restored(nb.cells, release)
+    code = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    names = Names.of(parse_cell(c.source) for _, c in code)
     findings = []
-    for index, cell in enumerate(nb.cells):
+    for index, cell in code:
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-        if cell.cell_type == "code" and grade_id not in release.fixed:
-            findings += scan_python(cell.source, f"{path.name} {_label(cell, index)}",
-                                    release.protected)
+        if index in restored or (grade_id in release.fixed and cell.source == release.texts[grade_id]):
+            continue  # restored from the source, or runs the release's own text
+        label = _label(cell, index)
+        if grade_id in release.fixed:
+            label = f"cell #{index + 1} (a copy of locked cell {grade_id})"
+        findings += scan_python(cell.source, f"{path.name} {label}", release.protected, names)
     return findings
 
 
@@ -251,22 +107,42 @@ def _read_release(path: Path, mtime: float) -> Release:
     return Release.read(path)
 
 
+def scan_file(path: Path, where: str, how: str) -> list[Finding]:
+    """Findings in a module file the kernel could load (``how`` it came to be there);
+    ``where`` is its path inside the submission."""
+    findings = []
+    if module := module_shadowed(where):
+        findings.append(Finding(where, 0, f"a {'Python' if path.suffix == '.py' else 'module'} "
+                                          f"file {how} that would stand in for {module}"))
+    if path.suffix == ".py":
+        try:
+            findings += scan_python(path.read_text(errors="replace"), where)
+        except OSError as error:
+            findings.append(Finding(where, 0, f"a Python file {how} that cannot be read ({error})"))
+    return findings
+
+
+def _module_files(folder: Path) -> list[Path]:
+    """Files in ``folder`` that Python could load as code (sources, .pth, compiled modules)."""
+    return sorted(p for p in folder.rglob("*") if p.suffix in (*MODULE_FILES, ".pth")
+                  and "__pycache__" not in p.relative_to(folder).parts and p.is_file())
+
+
 def scan_submission(folder: Path, release_folder: Path) -> list[Finding]:
-    """Findings in a submitted folder: its notebooks' editable cells and any Python files."""
+    """Findings in a submitted folder: its notebooks' code cells and any Python files."""
     findings = []
     for path in sorted(folder.glob("*.ipynb")):
         release = release_folder / path.name
         known = (_read_release(release, release.stat().st_mtime) if release.exists()
                  else Release(frozenset(), {}))
         findings += scan_notebook(path, known)
-    for path in sorted(folder.rglob("*.py")):
-        findings.append(Finding(str(path.relative_to(folder)), 0,
-                                "a Python file in the submission (the kernel could import it)"))
+    for path in _module_files(folder):
+        findings += scan_file(path, str(path.relative_to(folder)), "in the submission")
     return findings
 
 
 def new_python_files(before: Path, after: Path) -> list[Finding]:
-    """Python files present in the graded folder ``after`` but not handed in ``before``."""
-    handed_in = {p.relative_to(before) for p in before.rglob("*.py")} if before.is_dir() else set()
-    return [Finding(str(p.relative_to(after)), 0, "a Python file written while grading")
-            for p in sorted(after.rglob("*.py")) if p.relative_to(after) not in handed_in]
+    """Module files present in the graded folder ``after`` but not handed in ``before``."""
+    handed_in = {p.relative_to(before) for p in _module_files(before)} if before.is_dir() else set()
+    return [finding for p in _module_files(after) if p.relative_to(after) not in handed_in
+            for finding in scan_file(p, str(p.relative_to(after)), "written while grading")]
