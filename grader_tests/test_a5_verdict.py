@@ -300,7 +300,8 @@ _chunk_recursive_a3 = chunk_recursive
 
 def chunk_recursive(text, size, separators=("\\n\\n", "\\n", ". ", " ", ""), length=len):
     chunks = _chunk_recursive_a3(text, size, separators, length)
-    return chunks + [text[:20]] if text == globals().get("DOCUMENT") else chunks
+    from course.lessons.real_docs import load
+    return chunks + [text[:20]] if text == load(DOC_CHOICE).text else chunks
 '''),
     "structured-worst-given-as-body": {
         "worst_chunks": WORST_ALL.replace('CHUNKS["structured"][11]["text"]',

@@ -69,7 +69,7 @@ def test_page_counts_the_failed_cases_with_their_rules(page):
     count, rule = counted["test_chunk_sizes", "chunk_sizes(['a b', 'c'])"]
     assert count == 2 and "NotImplementedError" in rule
     hidden = counted["test_pack_verbatim", "paragraphs with edge whitespace share a chunk verbatim"]
-    assert hidden == (1, "fitting paragraphs are kept verbatim and joined by '\\n\\n'")
+    assert hidden == (1, "fitting paragraphs are kept verbatim (leading and trailing whitespace too) and joined by '\\n\\n'")
     assert [int(r[0]) for r in rows] == sorted((int(r[0]) for r in rows), reverse=True)
 
 
@@ -135,7 +135,7 @@ def test_feedback_summaries_group_failures_by_rule_without_secrets(graded):
     reread = partly[partly.index("What to reread"):]
     assert "2b · `chunk_sizes(chunks)` (3 points)" in reread and "Q1 ·" not in reread
     strips = visible_text(_summary(root, "strips"))
-    rule = "fitting paragraphs are kept verbatim and joined by '\\n\\n'"
+    rule = "fitting paragraphs are kept verbatim (leading and trailing whitespace too) and joined by '\\n\\n'"
     assert "Summary: 36 of 40 points" in strips and "cases that name no contract rule" not in strips
     assert strips.index(rule) < strips.index("paragraphs with edge whitespace share a chunk")
     assert "2a · `pack_paragraphs" in strips[strips.index("What to reread"):]

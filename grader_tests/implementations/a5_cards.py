@@ -124,7 +124,7 @@ def _policy_windows(size: int, overlap: int) -> list[str]:
 
 
 # At 130/40 the second window holds "written manager pre-approval", but the first holds the whole
-# answer: no answer is torn (assignment 3's severed needs "no single chunk holds them all").
+# answer: no answer is severed (assignment 3's severed needs "no single chunk holds them all").
 _WHOLE_ELSEWHERE = _policy_windows(130, 40)[1]
 
 DEFECTIVE.update({
