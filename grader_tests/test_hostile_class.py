@@ -212,12 +212,13 @@ def test_secrets_are_out_of_reach(graded):
     assert loot == "[]", f"the kernel read: {loot}"
 
 
-def test_forged_checks_are_held_for_review_not_exported(graded):
-    """Rewriting the checks inside the kernel does earn autograder points (the kernel cannot
-    be trusted), so the grader's own scan holds them back until a TA has looked."""
+def test_forged_checks_earn_nothing_and_a_ta_sees_them(graded):
+    """Rewriting the checks inside the kernel changes nothing: the checks run in the grader.
+    The second-opinion scan still shows the attempt to a TA, without holding back a score
+    that is already honest."""
     outcome = graded[1]["forges-checks"]
     honest = score_in_process(A1, WRONG["always-splits"][1]).total
-    assert outcome.score > honest, "the forgery did not work, so this test proves nothing"
+    assert outcome.score == honest < FULL
     assert outcome.status == "needs review"
     assert "sets the attribute checks.expect" in outcome.reason
     row = export_row(outcome)
