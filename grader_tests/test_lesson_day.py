@@ -27,14 +27,58 @@ def _answer_functions(cells):
     return found
 
 
+_PART_ROW = re.compile(r"^\|\s*(.+?)\s*\|\s*(\d+)\s*\|\s*(core|stretch|optional)\b", re.M)
+_PLAN_ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*(.+?)\s*\|\s*(below|assignment \d)\s*\|", re.M)
+CORE_DAY = (100, 135)  # minutes: the lesson page plans about two hours for the core path
+
+
+def minutes_by_path(assignment) -> dict[str, int]:
+    """Minutes per path (core, stretch, optional) from the introduction's time table."""
+    totals = {"core": 0, "stretch": 0, "optional": 0}
+    for _, minutes, path in _PART_ROW.findall(_cells(assignment)[0].source):
+        totals[path] += int(minutes)
+    return totals
+
+
+def day_plan() -> tuple[dict[str, int], int]:
+    """The day plan's minutes per row ("below" is the warm-up), and the core total it states."""
+    plan = next(c.source for c in _cells(ASSIGNMENTS[0]) if "Today's plan" in c.source)
+    rows = {where: int(minutes) for minutes, _, where in _PLAN_ROW.findall(plan)}
+    hours, minutes = re.search(r"core path is about \*\*(\d+) h (\d+) min\*\*", plan).groups()
+    return rows, 60 * int(hours) + int(minutes)
+
+
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_each_notebook_states_its_time_and_path(assignment):
     intro = _cells(assignment)[0].source
-    assert re.search(r"\*\*Time: about \d+ minutes", intro), "no time estimate in the introduction"
-    assert "core" in intro or "stretch" in intro
-    minutes = [int(m) for m in re.findall(r"\|\s*(\d+)\s*\|\s*(?:core|stretch)", intro)]
-    minutes += [int(m) for m in re.findall(r"· (\d+) min", intro)]
-    assert minutes, "no minutes per part"
+    stated = re.search(r"\*\*Time: about (\d+) minutes(?:; the core path is (\d+)|, all (core|stretch))",
+                       intro)
+    assert stated, "no time estimate in the introduction"
+    by_path = minutes_by_path(assignment)
+    assert by_path["core"] + by_path["stretch"], "no minutes per part, marked core or stretch"
+    assert int(stated.group(1)) == by_path["core"] + by_path["stretch"], (stated.group(0), by_path)
+    if stated.group(2):
+        assert int(stated.group(2)) == by_path["core"], (stated.group(0), by_path)
+    else:  # "all core" or "all stretch"
+        other = "stretch" if stated.group(3) == "core" else "core"
+        assert by_path[other] == 0, (stated.group(0), by_path)
+
+
+def test_the_core_path_fits_the_lesson_day_and_the_day_plan_adds_up():
+    rows, stated_total = day_plan()
+    assert "below" in rows, "the day plan has no warm-up row"
+    for number, assignment in enumerate(ASSIGNMENTS, start=1):
+        core = minutes_by_path(assignment)["core"]
+        assert rows.get(f"assignment {number}", 0) == core, \
+            f"day plan says {rows.get(f'assignment {number}')} core minutes for {assignment}, " \
+            f"its introduction {core}"
+    notebooks_core = rows["below"] + sum(minutes_by_path(a)["core"] for a in ASSIGNMENTS)
+    assert sum(rows.values()) == notebooks_core == stated_total, (rows, notebooks_core, stated_total)
+    assert CORE_DAY[0] <= stated_total <= CORE_DAY[1], f"the core path takes {stated_total} minutes"
+    readme = (ROOT / "README.md").read_text()
+    hours, minutes = divmod(stated_total, 60)
+    assert f"**≈ {hours} h {minutes:02d}**" in readme.split("### The lesson day")[1].split("###")[0], \
+        "README's lesson-day table states another core total"
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)

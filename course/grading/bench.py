@@ -6,7 +6,8 @@
 * run-all of every instructor notebook in a fresh kernel;
 * token-chunker throughput (the instructor's ``chunk_by_tokens``);
 * a class of ``--students`` solved submissions graded by plain ``nbgrader autograde`` and by
-  ``python -m course grade --jobs N`` (the same course settings, separate scratch copies);
+  ``python -m course grade --jobs N`` (the same course settings, separate scratch copies),
+  each timed as the whole command a TA waits for, with its CPU use;
 * one grader against two at once on one PostgreSQL gradebook (``bench_graders.py``);
 * kernel start: seconds from start to a kernel that answers, plain ``python3`` and the
   ``course-sandbox`` kernel (median of a few starts, in a scratch submission folder);
@@ -17,7 +18,10 @@
   (``--student-wheel-only`` measures just this).
 """
 import argparse
+import os
+import resource
 import shutil
+import subprocess
 import statistics
 import tempfile
 import time
@@ -27,7 +31,7 @@ import nbformat
 from nbclient import NotebookClient
 
 from . import batch, bench_graders
-from .course_dir import ROOT, assignments, nbgrader, notebooks
+from .course_dir import BIN, ROOT, assignments, nbgrader, notebooks, tool_env
 from .student_venv import fresh_venv, release_copy, run_notebooks
 from .student_wheel import build
 from .submissions import reference_submission, solutions
@@ -87,8 +91,6 @@ def token_throughput() -> float:
 
 def kernel_start_seconds(kernel_name: str, runs: int = 5) -> float:
     """Median seconds from starting ``kernel_name`` to its first answered request."""
-    import os
-
     from jupyter_client.manager import start_new_kernel
 
     from .sandbox_kernel import KERNELSPEC_PATH
@@ -126,20 +128,33 @@ def _class(students: int, extra_cells=()) -> Path:
     return root
 
 
-def plain_vs_parallel(students: int, jobs: int) -> tuple[float, float]:
-    """Seconds per submission: plain ``nbgrader autograde`` and the course's parallel grader."""
-    plain_root, parallel_root = _class(students), _class(students)
+def _timed(argv: list[str], root: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of it and its children) of one command run in ``root``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(argv, cwd=root, env=tool_env(), stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def plain_vs_parallel(students: int, jobs: int) -> dict[str, tuple[float, float]]:
+    """The whole commands a TA waits for, on two copies of one class, one after the other:
+    plain ``nbgrader autograde`` (grades only) and ``python -m course grade --jobs N``
+    (grades, feedback, CSVs, class report). Name -> (wall seconds, CPU seconds)."""
+    plain_root, course_root = _class(students), _class(students)
     try:
-        started = time.perf_counter()
-        nbgrader("autograde", A1, "--create", "--force", root=plain_root)
-        plain = (time.perf_counter() - started) / students
-        started = time.perf_counter()
-        batch.grade(A1, parallel_root, jobs=jobs, progress=lambda *a, **k: None)
-        parallel = (time.perf_counter() - started) / students
-        return plain, parallel
+        return {
+            "plain nbgrader autograde": _timed(
+                [str(BIN / "nbgrader"), "autograde", A1, "--create", "--force"], plain_root),
+            f"python -m course grade --jobs {jobs}": _timed(
+                [str(BIN / "python"), "-m", "course", "grade", A1, "--jobs", str(jobs),
+                 "--course", str(course_root)], course_root),
+        }
     finally:
         shutil.rmtree(plain_root, ignore_errors=True)
-        shutil.rmtree(parallel_root, ignore_errors=True)
+        shutil.rmtree(course_root, ignore_errors=True)
 
 
 def similarity_seconds(students: int) -> float:
@@ -194,6 +209,17 @@ def _print_student_wheel() -> None:
           f"({', '.join(f'{a[:2]} {s:.1f} s' for a, s in runs.items())})", flush=True)
 
 
+def _print_grading(students: int, jobs: int) -> None:
+    timings = plain_vs_parallel(students, jobs)
+    print(f"whole command, {students} solved submissions of {A1} (start to prompt):",
+          flush=True)
+    for name, (wall, cpu) in timings.items():
+        print(f"  {name}: {wall:.1f} s, {wall / students:.2f} s each, "
+              f"CPU {cpu / wall / (os.cpu_count() or 1):.0%} of {os.cpu_count()} cores", flush=True)
+    (plain, _), (course, _) = timings.values()
+    print(f"  the course's command is {plain / course:.2f}x plain nbgrader's speed", flush=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -201,9 +227,13 @@ def main(argv=None) -> None:
     parser.add_argument("--stall-runs", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--student-wheel-only", action="store_true")
+    parser.add_argument("--grading-only", action="store_true",
+                        help="only plain nbgrader against the course's command")
     args = parser.parse_args(argv)
     if args.student_wheel_only:
         return _print_student_wheel()
+    if args.grading_only:
+        return _print_grading(args.students, args.jobs)
     median, worst = redraw_ms()
     print(f"packing explorer redraw: median {median:.0f} ms, worst {worst:.0f} ms", flush=True)
     for assignment in assignments():
@@ -211,10 +241,7 @@ def main(argv=None) -> None:
     for kernel in ("python3", "course-sandbox"):
         print(f"kernel start, {kernel}: {kernel_start_seconds(kernel):.2f} s", flush=True)
     print(f"chunk_by_tokens: {token_throughput():,.0f} tokens/s", flush=True)
-    plain, parallel = plain_vs_parallel(args.students, args.jobs)
-    print(f"autograde, {args.students} submissions of {A1}: plain nbgrader {plain:.2f} s each; "
-          f"python -m course grade --jobs {args.jobs} {parallel:.2f} s each; "
-          f"{plain / parallel:.2f}x faster", flush=True)
+    _print_grading(args.students, args.jobs)
     print(bench_graders.report(8), flush=True)
     print(f"similarity check, {args.students} submissions of {A1}: "
           f"{similarity_seconds(args.students):.1f} s", flush=True)
