@@ -108,9 +108,9 @@ class Link:
 
     def ask(self, payload: dict, timeout: float | None = None) -> dict:
         """One request; the kernel's answer as a dict (``{}`` when it handed back nothing)."""
-        if self._conn is None:
-            self._start()
         try:
+            if self._conn is None:
+                self._start()
             in_kernel._frame(self._conn, json.dumps(payload))
             text = self._answer(timeout or self.timeout)
         except BaseException:  # a time limit (CallTimeout), a dead kernel, a closed socket
@@ -142,23 +142,29 @@ class Link:
             listener.listen(1)
             self._serving = self.client.execute(
                 SERVE.format(source=SOURCE, path=str(path)), silent=True, store_history=False)
-            listener.settimeout(1.0)
+            listener.settimeout(0.25)
             deadline = time.monotonic() + self.timeout
-            while self._conn is None:
-                try:
-                    self._conn, _ = listener.accept()
-                except socket.timeout:
-                    if time.monotonic() > deadline or not self._alive():
-                        path.unlink(missing_ok=True)
-                        raise KernelGone("the kernel did not start answering")
-        path.unlink(missing_ok=True)
+            try:
+                while self._conn is None:
+                    try:
+                        self._conn, _ = listener.accept()
+                    except socket.timeout:
+                        if self._ended(self._serving):
+                            # The cell ran and never connected (a kernel that rewrites or
+                            # swallows the judge's cell): no answer is coming, do not wait for one.
+                            self._serving = None
+                            raise KernelGone("the kernel ended the judge's cell without answering")
+                        if time.monotonic() > deadline or not self._alive():
+                            raise KernelGone("the kernel did not start answering")
+            finally:
+                path.unlink(missing_ok=True)
         self._conn.settimeout(1.0)
 
     def _answer(self, timeout: float) -> str:
         deadline = time.monotonic() + timeout
 
         def read(size: int) -> bytes:
-            data = b""
+            data = bytearray()
             while len(data) < size:
                 try:
                     more = self._conn.recv(min(size - len(data), 1 << 20))
@@ -174,9 +180,22 @@ class Link:
             return data
 
         size = int.from_bytes(read(8), "big")
-        if size > in_kernel.MAX_REPLY * 4 + 1024:
+        # in_kernel's answers are json.dumps text, pure ASCII: at most MAX_REPLY bytes. A
+        # bigger frame is refused unread (100 MB of "[]," would parse into gigabytes here).
+        if size > in_kernel.MAX_REPLY + 1024:
             raise KernelGone("the kernel sent an oversized answer")
-        return read(size).decode("utf-8", "surrogatepass")
+        return bytes(read(size)).decode("utf-8", "surrogatepass")
+
+    def _ended(self, msg_id: str) -> bool:
+        """Whether the cell ``msg_id`` has already finished (its reply is waiting), without
+        blocking."""
+        while True:
+            try:
+                msg = self.client.get_shell_msg(timeout=0)
+            except Empty:
+                return False
+            if msg.get("parent_header", {}).get("msg_id") == msg_id:
+                return True
 
     def _reply(self, msg_id: str, timeout: float) -> dict:
         deadline = time.monotonic() + timeout
