@@ -20,6 +20,7 @@ import os
 import pickle
 import secrets
 import socket
+import sys
 import tempfile
 import time
 import types
@@ -323,12 +324,30 @@ def _factories() -> tuple:
 
 
 def write_back(sent, after) -> None:
-    """Show the test what the student's function did to a list, dict or set it was given."""
-    if type(sent) is list and type(after) is list:
+    """Show the test what the student's function did to a list, dict or set it was given.
+
+    Never to one a module holds (a course constant such as ``SAMPLES``): it outlives this
+    notebook, and the next student this process grades would be tested against what this
+    student's function wrote into it.
+    """
+    if type(sent) is not type(after) or type(sent) not in (list, dict, set) or sent == after:
+        return
+    if held_by_a_module(sent):
+        return
+    if type(sent) is list:
         sent[:] = after
-    elif type(sent) in (dict, set) and type(after) is type(sent):
+    else:
         sent.clear()
         sent.update(after)
+
+
+def held_by_a_module(value) -> bool:
+    """Whether ``value`` itself is an attribute of an imported module."""
+    for module in list(sys.modules.values()):
+        names = getattr(module, "__dict__", None)
+        if type(names) is dict and any(v is value for v in list(names.values())):
+            return True
+    return False
 
 
 def rebuilt_error(answer: dict) -> BaseException:
