@@ -170,14 +170,15 @@ def _kill_tree(pid: int) -> None:
 class _Workers:
     """The worker processes of one batch: started, killed, replaced, stopped."""
 
-    def __init__(self, root: Path, assignment: str, students: list[str], settings: dict | None,
-                 feedback: bool):
+    def __init__(self, root: Path, settings: dict | None, feedback: bool):
         self._ctx = mp.get_context("spawn")
         self._args = str(root), settings, feedback
         self.tasks, self.results = self._ctx.Queue(), self._ctx.Queue()
+        self.processes: dict[int, mp.Process] = {}
+
+    def hand_out(self, assignment: str, students: list[str]) -> None:
         for student in students:
             self.tasks.put((assignment, student))
-        self.processes: dict[int, mp.Process] = {}
 
     def start(self) -> None:
         process = self._ctx.Process(target=_worker, args=(self._args[0], self.tasks, self.results,
@@ -217,11 +218,16 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
     ``feedback``, each scored student's feedback is written as they are graded, and a failure
     to write it is added to ``problems``."""
     students = list(students or submitted_students(root, assignment))
-    build_font_cache()
-    prepare(db_url(root), course_id(root))  # before the workers, who would race to create it
-    workers = _Workers(root, assignment, students, settings, feedback)
+    workers = _Workers(root, settings, feedback)
     for _ in range(min(jobs, len(students))):
-        workers.start()
+        workers.start()  # they load nbgrader while the gradebook is prepared
+    try:
+        build_font_cache()
+        prepare(db_url(root), course_id(root))  # before any student: workers would race to make it
+    except BaseException:
+        workers.stop()
+        raise
+    workers.hand_out(assignment, students)
     running: dict[str, tuple[int, float]] = {}   # student -> (worker pid, started)
     outcomes: dict[str, Outcome] = {}
     started_all = time.perf_counter()
