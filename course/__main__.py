@@ -17,6 +17,8 @@ from course.grading.course_dir import ROOT
 from course.grading.cycle import export_class, run_cycle, summary
 from course.grading.outcome import Status
 from course.grading.class_report import report_assignment
+from course.grading.intake import submitted_students
+from course.grading.similarity import Ahead
 
 
 def grade(args) -> int:
@@ -25,13 +27,15 @@ def grade(args) -> int:
         print(confinement, flush=True)
     print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
     root = args.course.resolve()
+    # The report's similarity check reads only submissions: it runs while they are graded.
+    ahead = Ahead(root, args.assignment, submitted_students(root, args.assignment))
     cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
                       students=args.students or None)
     print(summary(cycle.outcomes, cycle.problems))
     print(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
           f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
           f"log: {cycle.log.relative_to(root)}")
-    return report(args) or (1 if cycle.problems else 0)
+    return report(args, ahead) or (1 if cycle.problems else 0)
 
 
 def export_again(args) -> int:
@@ -45,14 +49,14 @@ def export_again(args) -> int:
     return 1 if problems else 0
 
 
-def report(args) -> int:
+def report(args, ahead: Ahead | None = None) -> int:
     root = args.course.resolve()
     if not (root / "exports" / f"{args.assignment}-grades.csv").is_file():
         print(f"no grades for {args.assignment} yet: run `python -m course grade "
               f"{args.assignment}` first", file=sys.stderr)
         return 1
     page, canvas = report_assignment(root, args.assignment, roster=args.roster,
-                                     canvas_ids=dict(args.canvas_id or []))
+                                     canvas_ids=dict(args.canvas_id or []), ahead=ahead)
     print(f"instructor page: {page.relative_to(root)}; Canvas import: {canvas.relative_to(root)}")
     return 0
 

@@ -7,7 +7,8 @@ past the per-student budget has their worker (and its kernel) killed and is repo
 graded" by name, and a fresh worker takes the next student. Every submission ends graded or
 not graded with a reason; a student whose kernel died is tried once more, and so is one with
 a cell that hit its timeout (a rare kernel stall must not cost points; a real endless loop
-simply times out again and keeps its score).
+simply times out again and keeps its score). With ``feedback``, the worker that graded a
+student writes that student's feedback right after, so no serial feedback pass waits at the end.
 """
 import multiprocessing as mp
 import os
@@ -29,8 +30,9 @@ from .tamper import Finding, new_python_files, scan_submission
 RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
 
 
-def _worker(root: str, tasks, results, settings: dict | None) -> None:
-    """Worker loop: autograde each (assignment, student) taken from ``tasks``."""
+def _worker(root: str, tasks, results, settings: dict | None, feedback: bool) -> None:
+    """Worker loop: autograde each (assignment, student) taken from ``tasks`` (and with
+    ``feedback``, write the feedback of each student scored)."""
     os.environ.update(tool_env())
     os.chdir(root)
     api = nbgrader_api(Path(root), settings)
@@ -40,9 +42,26 @@ def _worker(root: str, tasks, results, settings: dict | None) -> None:
             return
         assignment, student = task
         results.put(("start", student, os.getpid()))
+        problem = ""
         with output_to(run_log(Path(root), assignment)):
             outcome = _grade(api, Path(root), assignment, student)
-        results.put(("done", student, outcome))
+            if feedback and outcome.status != Status.NOT_GRADED:
+                problem = student_feedback(api, Path(root), assignment, student)
+        results.put(("done", student, (outcome, problem)))
+
+
+def student_feedback(api, root: Path, assignment: str, student: str) -> str:
+    """Write one student's feedback (nbgrader's ``generate_feedback``, the course's settings:
+    no hidden test in it); its log goes to the run log and the student's log. Returns the
+    problem a TA must hear about, or ""."""
+    result = api.generate_feedback(assignment, student, force=True)
+    said = f"=== nbgrader generate_feedback ===\n{result.get('log', '')}{result.get('error', '')}\n"
+    for log in (run_log(root, assignment), student_log(root, assignment, student)):
+        with log.open("a") as handle:
+            handle.write(said)
+    return "" if result.get("success") else (
+        f"nbgrader generate_feedback failed for {student}: see "
+        f"{student_log(root, assignment, student).relative_to(root)}")
 
 
 def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
@@ -151,18 +170,19 @@ def _kill_tree(pid: int) -> None:
 class _Workers:
     """The worker processes of one batch: started, killed, replaced, stopped."""
 
-    def __init__(self, root: Path, assignment: str, students: list[str], settings: dict | None):
+    def __init__(self, root: Path, settings: dict | None, feedback: bool):
         self._ctx = mp.get_context("spawn")
-        self._args = str(root), settings
+        self._args = str(root), settings, feedback
         self.tasks, self.results = self._ctx.Queue(), self._ctx.Queue()
-        for student in students:
-            self.tasks.put((assignment, student))
         self.processes: dict[int, mp.Process] = {}
 
+    def hand_out(self, assignment: str, students: list[str]) -> None:
+        for student in students:
+            self.tasks.put((assignment, student))
+
     def start(self) -> None:
-        root, settings = self._args
-        process = self._ctx.Process(target=_worker, args=(root, self.tasks, self.results, settings),
-                                    daemon=True)
+        process = self._ctx.Process(target=_worker, args=(self._args[0], self.tasks, self.results,
+                                                          *self._args[1:]), daemon=True)
         process.start()
         self.processes[process.pid] = process
 
@@ -191,15 +211,23 @@ class _Workers:
 
 
 def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str] | None = None,
-          budget: float = 600, progress=print, settings: dict | None = None) -> list[Outcome]:
+          budget: float = 600, progress=print, settings: dict | None = None,
+          feedback: bool = False, problems: list[str] | None = None) -> list[Outcome]:
     """Autograde every submitted student of ``assignment`` with ``jobs`` workers, with the
-    course's nbgrader settings and then ``settings`` (see ``course_dir.nbgrader_api``)."""
+    course's nbgrader settings and then ``settings`` (see ``course_dir.nbgrader_api``). With
+    ``feedback``, each scored student's feedback is written as they are graded, and a failure
+    to write it is added to ``problems``."""
     students = list(students or submitted_students(root, assignment))
-    build_font_cache()
-    prepare(db_url(root), course_id(root))  # before the workers, who would race to create it
-    workers = _Workers(root, assignment, students, settings)
+    workers = _Workers(root, settings, feedback)
     for _ in range(min(jobs, len(students))):
-        workers.start()
+        workers.start()  # they load nbgrader while the gradebook is prepared
+    try:
+        build_font_cache()
+        prepare(db_url(root), course_id(root))  # before any student: workers would race to make it
+    except BaseException:
+        workers.stop()
+        raise
+    workers.hand_out(assignment, students)
     running: dict[str, tuple[int, float]] = {}   # student -> (worker pid, started)
     outcomes: dict[str, Outcome] = {}
     started_all = time.perf_counter()
@@ -219,7 +247,10 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
             running[student] = (payload, time.perf_counter())
         elif kind == "done":
             running.pop(student, None)
-            finish(student, payload)
+            outcome, problem = payload
+            if problem and problems is not None:
+                problems.append(problem)
+            finish(student, outcome)
         for name, (pid, since) in list(running.items()):
             late = time.perf_counter() - since > budget
             if late or not workers.alive(pid):

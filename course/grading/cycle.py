@@ -1,5 +1,8 @@
 """One grading cycle for one assignment: autograde the class, write feedback and the exports.
 
+Each student's feedback is written by the worker that graded them, as they are graded; only
+``export_class`` (``python -m course export``) writes the whole class's feedback in one pass.
+
 Every entry point (``python -m course grade``, the demo) runs ``run_cycle`` and prints its
 ``summary``, so they cannot drift apart.
 """
@@ -30,18 +33,21 @@ class Cycle:
 
 def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | None = None,
               budget: float = 600, progress=print) -> Cycle:
-    """Grade ``assignment`` in the course at ``root``; library output goes to its run log."""
+    """Grade ``assignment`` in the course at ``root`` (feedback as each student is graded);
+    library output goes to its run log."""
+    problems: list[str] = []
     outcomes = grade(assignment, root, jobs=jobs, students=students, budget=budget,
-                     progress=progress)
-    record(db_url(root), outcomes)
-    grades_csv, tasks_csv, log, problems = export_class(root, assignment)
-    return Cycle(outcomes, grades_csv, tasks_csv, log, problems)
+                     progress=progress, feedback=True, problems=problems)
+    url = db_url(root)
+    record(url, outcomes)
+    grades_csv, tasks_csv = export(root, assignment, recorded(url, assignment), url)
+    return Cycle(outcomes, grades_csv, tasks_csv, run_log(root, assignment), problems)
 
 
 def export_class(root: Path, assignment: str) -> tuple[Path, Path, Path, list[str]]:
-    """Feedback for the students graded in this copy of the course; the CSVs of every student
-    the gradebook has an outcome for (graded in any copy sharing it). Returns the two CSVs,
-    the run log and the problems a TA must hear about."""
+    """Feedback for every student graded in this copy of the course, in one pass; the CSVs of
+    every student the gradebook has an outcome for (graded in any copy sharing it). Returns
+    the two CSVs, the run log and the problems a TA must hear about."""
     url = db_url(root)
     prepare(url, course_id(root))
     log = run_log(root, assignment)

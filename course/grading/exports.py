@@ -6,24 +6,25 @@ from .gradebook_csv import export_row, write_csv
 from .outcome import Outcome, Status
 
 
-def task_points(db_url: str, assignment: str, student: str) -> dict[str, float]:
-    """Points per graded cell (grade id -> score) of one graded student."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(db_url) as gb:
-        sub = gb.find_submission(assignment, student)
-        return {grade.name: grade.score for nb in sub.notebooks for grade in nb.grades}
+def task_points(gb, assignment: str, student: str) -> dict[str, float]:
+    """Points per graded cell (grade id -> score) of one graded student, from the open
+    gradebook ``gb``."""
+    sub = gb.find_submission(assignment, student)
+    return {grade.name: grade.score for nb in sub.notebooks for grade in nb.grades}
 
 
 def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) -> tuple[Path, Path]:
     """Write ``exports/<assignment>-grades.csv`` and ``exports/<assignment>-tasks.csv``."""
+    from nbgrader.api import Gradebook
+
     folder = root / "exports"
     totals = write_csv(outcomes, folder / f"{assignment}-grades.csv")
     rows, tasks = [], []
-    for outcome in outcomes:
-        points = task_points(db_url, assignment, outcome.student_id) if outcome.status == Status.GRADED else {}
-        tasks += [t for t in points if t not in tasks]
-        rows.append((outcome, points))
+    with Gradebook(db_url) as gb:  # one for the class: opening one checks every table
+        for outcome in outcomes:
+            points = task_points(gb, assignment, outcome.student_id) if outcome.status == Status.GRADED else {}
+            tasks += [t for t in points if t not in tasks]
+            rows.append((outcome, points))
     path = folder / f"{assignment}-tasks.csv"
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)

@@ -24,7 +24,7 @@ from .failures import student_failures, task_headings
 from .logs import student_log
 from .outcome import Status
 from .plots import histogram, points_bars
-from .similarity import similar_pairs
+from .similarity import Ahead, similar_pairs
 from .submissions import grade_id, is_test_cell
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;padding:0 1em;
@@ -101,8 +101,11 @@ def _numbered(lines: list[tuple[int, str]], most: int = 40) -> str:
     return shown + (f"\n     … and {len(lines) - most} more matching lines" if len(lines) > most else "")
 
 
-def _similarity_section(root, assignment, students) -> str:
-    pairs = similar_pairs(root, assignment, students)
+def _similarity_section(root, assignment, students, ahead: Ahead | None) -> str:
+    compared = [s for s in students if (root / "submitted" / s / assignment).is_dir()]
+    pairs = ahead.pairs(compared) if ahead else None
+    if pairs is None:
+        pairs = similar_pairs(root, assignment, compared)
     if not pairs:
         return "<p>No two students' answers are alike beyond the release's own code.</p>"
     parts = ["<p>Answer cells only; the release's code is left out. This informs a TA's "
@@ -163,8 +166,8 @@ def _time_section(root, assignment, outcomes, page) -> str:
                            "kernel restarts", "for the TA"], rows, numeric={2, 3, 4, 5})
 
 
-def build(root: Path, assignment: str) -> str:
-    """The page's HTML."""
+def build(root: Path, assignment: str, ahead: Ahead | None = None) -> str:
+    """The page's HTML (with the similarity check of ``ahead``, if it compared these students)."""
     page = report_path(root, assignment)
     outcomes = read_outcomes(root / "exports" / f"{assignment}-grades.csv")
     graded = [o for o in outcomes if o.status == Status.GRADED]
@@ -195,13 +198,13 @@ def build(root: Path, assignment: str) -> str:
         "<h2>Grading time</h2>",
         _time_section(root, assignment, outcomes, page),
         "<h2>Answers that look alike</h2>",
-        _similarity_section(root, assignment, [o.student_id for o in outcomes]),
+        _similarity_section(root, assignment, [o.student_id for o in outcomes], ahead),
         "</body></html>"])
 
 
-def write_report(root: Path, assignment: str) -> Path:
+def write_report(root: Path, assignment: str, ahead: Ahead | None = None) -> Path:
     """Write ``reports/<assignment>.html`` and return its path."""
     path = report_path(root, assignment)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(build(root, assignment), encoding="utf-8")
+    path.write_text(build(root, assignment, ahead), encoding="utf-8")
     return path

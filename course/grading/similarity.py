@@ -3,9 +3,12 @@
 The answer cells of each submitted notebook are compared pairwise with ``copydetect``
 (winnowed fingerprints of normalised tokens, so renamed variables and new comments do not
 hide a copy); the release's own code (stubs, imports, signatures) is boilerplate and never
-counts as a match. It informs; it never changes a score.
+counts as a match. It informs; it never changes a score. It reads only the submissions, so
+``Ahead`` can run it in another process while the class is being graded.
 """
 import io
+import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -13,6 +16,7 @@ from pathlib import Path
 import nbformat
 
 from .course_dir import notebooks
+from .logs import output_to, run_log
 from .submissions import grade_id, is_answer
 
 NOISE, GUARANTEE = 25, 30  # copydetect's defaults: k-gram length and the match it never misses
@@ -94,3 +98,28 @@ def similar_pairs(root: Path, assignment: str, students: list[str], top: int = 5
         pairs.append(Pair(a, b, sim_a, sim_b, _lines(prints[a].raw_code, slices_a),
                           _lines(prints[b].raw_code, slices_b)))
     return pairs
+
+
+def _quietly(root: Path, assignment: str, students: list[str]) -> list[Pair]:
+    with output_to(run_log(root, assignment)):
+        return similar_pairs(root, assignment, students)
+
+
+class Ahead:
+    """``similar_pairs`` of ``students``, started now in another process (its output to the run
+    log), for a report built later over the same students."""
+
+    def __init__(self, root: Path, assignment: str, students: list[str]):
+        self.students = sorted(students)
+        pool = ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"))
+        self._future = pool.submit(_quietly, root, assignment, self.students)
+        pool.shutdown(wait=False)
+
+    def pairs(self, students: list[str]) -> list[Pair] | None:
+        """The pairs, once found, if they were sought for exactly ``students``; else None."""
+        if sorted(students) != self.students:
+            return None
+        try:
+            return self._future.result()
+        except Exception:  # the report then runs the check itself, and shows what goes wrong
+            return None
