@@ -116,3 +116,11 @@ def test_stripping_a_fitting_paragraph_breaks_a_stated_rule_and_the_feedback_nam
     contract = next(c.source for c in nbformat.read(release_path(A1), as_version=4).cells
                     if "### 2a · `pack_paragraphs" in c.source)
     assert "not even leading or trailing" in contract and "*inner*" not in contract
+
+
+def test_a_mutating_packer_loses_only_the_mutation_test():
+    """Expected values are copied before the call, so changing the input costs one test, not two."""
+    mistake, overrides = WRONG["mutates-input"]
+    report = score_in_process(A1, overrides)
+    assert "test_pack_limits" not in report.failures, report.failures.get("test_pack_limits")
+    assert report.total < FULL

@@ -48,7 +48,7 @@ def test_every_outcome_is_as_expected(graded):
     status = {o.student_id: (o.status, o.score) for o in graded[1]}
     assert status == {"reference": ("graded", 40), "blank": ("graded", 0),
                       "partly-done": ("graded", 29), "broken": ("not graded", None),
-                      "cheating": ("needs review", 40), "copycat": ("graded", 37),
+                      "cheating": ("needs review", 0), "copycat": ("graded", 37),
                       "own-work": ("graded", 40), "strips": ("graded", 36)}
 
 

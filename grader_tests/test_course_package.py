@@ -86,6 +86,20 @@ def test_hidden_expect_keeps_expected_value_secret():
         checks.expect("a visible case", [1], [987654])
 
 
+def test_hidden_expect_keeps_expected_length_and_keys_secret():
+    """A hidden case names what was received, never how many items or which keys it expected."""
+    for received, expected in (([1, 2, 3], [1, 2, 3, 4, 5, 6, 7]),
+                               ({"a": 1}, {"a": 1, "secret_key": 2}),
+                               ([[1]], [[1, 2, 3, 4, 5, 6, 7]])):
+        with pytest.raises(AssertionError) as failure:
+            checks.expect("hidden", received, expected, reveal=False)
+        message = str(failure.value)
+        assert "7" not in message and "secret_key" not in message, message
+        assert "not the expected" in message
+    with pytest.raises(AssertionError, match="expected 7 item\\(s\\), received 3"):
+        checks.expect("visible", [1, 2, 3], [1, 2, 3, 4, 5, 6, 7])
+
+
 def test_endless_loop_costs_one_case():
     def forever(*args):
         while True:

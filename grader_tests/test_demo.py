@@ -42,8 +42,8 @@ def test_demo_cycle_grades_the_synthetic_class(capsys):
         held = [r for r in rows if r["status"] == "needs review"]
         assert {r["student_id"] for r in held} == {"cheating"} and len(held) == len(assignments(root))
         assert all(r["score"] == "" and "withheld until a TA reviews" in r["reason"] for r in held)
-        assert any(by["cheating", a].score > 0 for a in assignments(root)), \
-            "the forged checks earned nothing, so the demo shows no reason to review"
+        assert all(by["cheating", a].score == 0 for a in assignments(root)), \
+            "the checks run in the grader, so rewriting them in the kernel earns nothing"
     finally:
         shutil.rmtree(root.parent if root.name == demo.DEMO_DIR else root, ignore_errors=True)
 

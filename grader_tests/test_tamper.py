@@ -249,9 +249,21 @@ def test_a_finding_in_a_notebook_names_the_notebook_cell_and_line(name, tmp_path
                for f in _scan(nb, tmp_path))
 
 
-def test_names_the_tests_take_from_the_notebook_are_protected():
-    known = Release.read(notebooks(ROOT, "05-own-docs-verdict", "release")[0])
-    assert "DOCUMENT" in known.protected
+def test_names_the_tests_take_from_the_notebook_are_protected(tmp_path):
+    """An instructor's test may read a name a locked cell sets (the course's own tests call
+    everything through the judge, so a made-up notebook shows it)."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("DOCUMENT = open('doc.md').read()", metadata={
+                    "nbgrader": {"grade_id": "load", "locked": True, "grade": False, "solution": False}}),
+                nbformat.v4.new_code_cell("def f(text):\n    return text", metadata={
+                    "nbgrader": {"grade_id": "answer", "solution": True, "grade": False, "locked": False}}),
+                nbformat.v4.new_code_cell("assert f(DOCUMENT) == DOCUMENT", metadata={
+                    "nbgrader": {"grade_id": "test", "grade": True, "points": 1, "locked": True,
+                                 "solution": False}})]
+    path = tmp_path / "made_up.ipynb"
+    nbformat.write(nb, path)
+    known = Release.read(path)
+    assert set(known.protected) == {"DOCUMENT"}
     [finding] = scan_python("x = 1\nDOCUMENT = 'short'", "cell", known.protected)
     assert str(finding) == "cell line 2: rebinds DOCUMENT, which the tests take from the notebook's own cells"
     assert scan_python("def f():\n    DOCUMENT = 'local'\n    return DOCUMENT", "cell",

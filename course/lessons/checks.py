@@ -23,23 +23,28 @@ def describe(value) -> str:
     return text
 
 
-def difference(received, expected) -> str | None:
-    """Why ``received`` is not exactly ``expected`` (types compared first), or None if it is."""
+def difference(received, expected, reveal: bool = True) -> str | None:
+    """Why ``received`` is not exactly ``expected`` (types compared first), or None if it is.
+
+    With ``reveal=False`` (hidden tests) the reason names only what was received.
+    """
     if type(received) is not type(expected):
         return f"expected a {type(expected).__name__}, received a {type(received).__name__}"
     if type(expected) in (list, tuple):
         if len(received) != len(expected):
-            return f"expected {len(expected)} item(s), received {len(received)}"
+            return (f"expected {len(expected)} item(s), received {len(received)}" if reveal
+                    else f"received {len(received)} item(s), not the expected number")
         for i, (r, e) in enumerate(zip(received, expected)):
-            why = difference(r, e)
+            why = difference(r, e, reveal)
             if why:
                 return f"item {i}: {why}"
         return None
     if type(expected) is dict:
         if set(received) != set(expected):
-            return f"expected keys {sorted(map(str, expected))}, received {sorted(map(str, received))}"
+            return (f"expected keys {sorted(map(str, expected))}, received {sorted(map(str, received))}"
+                    if reveal else f"received keys {sorted(map(str, received))}, not the expected keys")
         for key in expected:
-            why = difference(received[key], expected[key])
+            why = difference(received[key], expected[key], reveal)
             if why:
                 return f"key {key!r}: {why}"
         return None
@@ -52,7 +57,7 @@ def expect(case: str, received, expected, *, rule: str = "", reveal: bool = True
 
     ``reveal=False`` (hidden tests) leaves the expected value out of the message.
     """
-    why = difference(received, expected)
+    why = difference(received, expected, reveal)
     if why is None:
         return
     lines = [f"case: {case}"]
