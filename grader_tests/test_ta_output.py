@@ -41,3 +41,15 @@ def test_grade_command_prints_progress_and_results_not_library_noise(tmp_path):
         assert written in log.read_text(), "the run log did not get nbgrader's output"
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_the_summary_names_a_student_once_with_how_many_assignments():
+    from course.grading.cycle import summary
+    from course.grading.outcome import Outcome, Status
+
+    outcomes = [Outcome("cheating", f"0{n}-a", Status.NEEDS_REVIEW, 0, 10, "why") for n in (1, 2, 3)]
+    outcomes += [Outcome("broken", "01-a", Status.NOT_GRADED, None, 10, "why"),
+                 Outcome("ok", "01-a", Status.GRADED, 10, 10)]
+    text = summary(outcomes, [])
+    assert "3 needs review: cheating (3 assignments)\n" in text
+    assert text.endswith("\n1 not graded: broken") and "\n1 graded\n" in text

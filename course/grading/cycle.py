@@ -67,6 +67,7 @@ def summary(outcomes: list[Outcome], problems: list[str]) -> str:
     lines = ["", table(outcomes), ""]
     for status in Status:
         names = [o.student_id for o in outcomes if o.status == status]
-        listed = f": {', '.join(names)}" if names and status != Status.GRADED else ""
-        lines.append(f"{len(names)} {status}{listed}")
+        counts = {name: names.count(name) for name in names}  # a student in several assignments, once
+        listed = ", ".join(name if n == 1 else f"{name} ({n} assignments)" for name, n in counts.items())
+        lines.append(f"{len(names)} {status}" + (f": {listed}" if listed and status != Status.GRADED else ""))
     return "\n".join(lines + [f"problem: {problem}" for problem in problems])
