@@ -30,7 +30,7 @@ from .tamper import Finding, new_python_files, scan_submission
 RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
 
 
-def _worker(root: str, tasks, results, settings: dict | None, feedback: bool) -> None:
+def _worker(tasks, results, root: str, settings: dict | None, feedback: bool) -> None:
     """Worker loop: autograde each (assignment, student) taken from ``tasks`` (and with
     ``feedback``, write the feedback of each student scored)."""
     os.environ.update(tool_env())
@@ -46,22 +46,25 @@ def _worker(root: str, tasks, results, settings: dict | None, feedback: bool) ->
         with output_to(run_log(Path(root), assignment)):
             outcome = _grade(api, Path(root), assignment, student)
             if feedback and outcome.status != Status.NOT_GRADED:
-                problem = student_feedback(api, Path(root), assignment, student)
+                problem = write_feedback(api, Path(root), assignment, student)
         results.put(("done", student, (outcome, problem)))
 
 
-def student_feedback(api, root: Path, assignment: str, student: str) -> str:
-    """Write one student's feedback (nbgrader's ``generate_feedback``, the course's settings:
-    no hidden test in it); its log goes to the run log and the student's log. Returns the
-    problem a TA must hear about, or ""."""
+def write_feedback(api, root: Path, assignment: str, student: str | None = None) -> str:
+    """Write one student's feedback, or (``student`` None) that of every student graded in
+    this copy, with nbgrader's ``generate_feedback`` and the course's settings (no hidden
+    test in it); its log goes to the run log (and the student's log). Returns the problem a
+    TA must hear about, or ""."""
     result = api.generate_feedback(assignment, student, force=True)
     said = f"=== nbgrader generate_feedback ===\n{result.get('log', '')}{result.get('error', '')}\n"
-    for log in (run_log(root, assignment), student_log(root, assignment, student)):
+    logs = [run_log(root, assignment)] + ([student_log(root, assignment, student)] if student else [])
+    for log in logs:
         with log.open("a") as handle:
             handle.write(said)
-    return "" if result.get("success") else (
-        f"nbgrader generate_feedback failed for {student}: see "
-        f"{student_log(root, assignment, student).relative_to(root)}")
+    if result.get("success"):
+        return ""
+    return (f"nbgrader generate_feedback failed{f' for {student}' if student else ''}: "
+            f"see {logs[-1].relative_to(root)}")
 
 
 def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
@@ -181,8 +184,8 @@ class _Workers:
             self.tasks.put((assignment, student))
 
     def start(self) -> None:
-        process = self._ctx.Process(target=_worker, args=(self._args[0], self.tasks, self.results,
-                                                          *self._args[1:]), daemon=True)
+        process = self._ctx.Process(target=_worker, args=(self.tasks, self.results, *self._args),
+                                    daemon=True)
         process.start()
         self.processes[process.pid] = process
 

@@ -6,10 +6,11 @@ Each student's feedback is written by the worker that graded them, as they are g
 Every entry point (``python -m course grade``, the demo) runs ``run_cycle`` and prints its
 ``summary``, so they cannot drift apart.
 """
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .batch import grade
+from .batch import grade, write_feedback
 from .class_record import record, recorded
 from .course_dir import nbgrader_api
 from .exports import export
@@ -52,11 +53,8 @@ def export_class(root: Path, assignment: str) -> tuple[Path, Path, Path, list[st
     prepare(url, course_id(root))
     log = run_log(root, assignment)
     with output_to(log):
-        feedback = nbgrader_api(root).generate_feedback(assignment, force=True)
-    with log.open("a") as handle:
-        handle.write(f"=== nbgrader generate_feedback ===\n{feedback.get('log', '')}"
-                     f"{feedback.get('error', '')}")
-    problems = [] if feedback["success"] else [f"nbgrader generate_feedback failed: see {log}"]
+        problem = write_feedback(nbgrader_api(root), root, assignment)
+    problems = [problem] if problem else []
     grades_csv, tasks_csv = export(root, assignment, recorded(url, assignment), url)
     return grades_csv, tasks_csv, log, problems
 
@@ -67,7 +65,7 @@ def summary(outcomes: list[Outcome], problems: list[str]) -> str:
     lines = ["", table(outcomes), ""]
     for status in Status:
         names = [o.student_id for o in outcomes if o.status == status]
-        counts = {name: names.count(name) for name in names}  # a student in several assignments, once
-        listed = ", ".join(name if n == 1 else f"{name} ({n} assignments)" for name, n in counts.items())
+        listed = ", ".join(name if n == 1 else f"{name} ({n} assignments)"
+                           for name, n in Counter(names).items())  # a student held in several, once
         lines.append(f"{len(names)} {status}" + (f": {listed}" if listed and status != Status.GRADED else ""))
     return "\n".join(lines + [f"problem: {problem}" for problem in problems])
