@@ -12,6 +12,7 @@ from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPrep
 from course.grading import sandbox_kernel
 from course.grading.intake import refuse_links_in_nbgrader
 from course.grading.execute import GradingExecute
+from course.grading.feedback_export import FeedbackExporter
 from course.grading.feedback_summary import FeedbackSummary
 from course.grading.preprocessors import (
     ClearWidgetState, DeduplicateIdsCompletely,
@@ -72,6 +73,9 @@ c.GenerateFeedback.preprocessors = [
     GetGrades, ClearHiddenTests, TracebacksWithoutSource, FeedbackSummary,
     CSSHTMLHeaderPreprocessor,
 ]
+# nbconvert's HTML exporter, with compiled templates kept between students and no second parse
+# of each page (feedback_export.py): a third of the cost of each student's feedback.
+c.GenerateFeedback.exporter_class = FeedbackExporter
 
 # A submission holding a symbolic or hard link, a device or a fifo is refused before anything
 # is copied (nbgrader's own copy would follow it), by plain `nbgrader autograde` too.

@@ -145,3 +145,5 @@ def test_the_feedback_summary_groups_failures_by_rule_and_shows_no_test_code():
     assert "Task 1: chunk it (3 points)" in summary.source
     assert "Task 2" not in summary.source.split("What to reread")[1]
     assert "secret call" not in summary.source and "received" not in summary.source
+    bars = summary.source.split('aria-label="points per task"')[1]
+    assert ">0 / 3<" in bars and ">2 / 2<" in bars and "width:100.0%" in bars
