@@ -2,7 +2,7 @@
 import os
 
 from nbgrader.preprocessors import (
-    AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, ClearMarkScheme, ClearOutput,
+    AssignLatePenalties, ClearHiddenTests, ClearMarkScheme, ClearOutput,
     ClearSolutions, ComputeChecksums, IgnorePattern, IncludeHeaderFooter,
     GetGrades, InstantiateTests, LimitOutput, LockCells, OverwriteKernelspec,
     SaveAutoGrades, SaveCells,
@@ -15,7 +15,7 @@ from course.grading.execute import GradingExecute
 from course.grading.feedback_export import FeedbackExporter
 from course.grading.feedback_summary import FeedbackSummary
 from course.grading.preprocessors import (
-    ClearWidgetState, DeduplicateIdsCompletely,
+    CheckCellMetadataOnce, ClearWidgetState, DeduplicateIdsCompletely,
     OverwriteCellsNamingTheCell, StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
 
 c = get_config()  # noqa: F821  (provided by traitlets when nbgrader loads this file)
@@ -32,11 +32,12 @@ c.Exchange.root = os.environ.setdefault("COURSE_EXCHANGE", "/srv/nbgrader/exchan
 # `instructor/` folders in source/ hold reference files (e.g. a filled decision card): never released.
 c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "instructor"]
 
-# Releases: the usual pipeline, plus no saved widget state.
+# Releases: the usual pipeline, plus no saved widget state. Everywhere, cell metadata is checked
+# against nbgrader's schema compiled once (CheckCellMetadataOnce), not re-read for every cell.
 c.GenerateAssignment.preprocessors = [
     IncludeHeaderFooter, InstantiateTests, LockCells, ClearSolutions, ClearOutput,
-    ClearWidgetState, CheckCellMetadata, ComputeChecksums, SaveCells, ClearHiddenTests,
-    ClearMarkScheme, ComputeChecksums, CheckCellMetadata,
+    ClearWidgetState, CheckCellMetadataOnce, ComputeChecksums, SaveCells, ClearHiddenTests,
+    ClearMarkScheme, ComputeChecksums, CheckCellMetadataOnce,
 ]
 
 # Autograding: a deleted grade cell is restored from the source rather than lost, and so is a
@@ -49,11 +50,11 @@ c.OverwriteCells.add_missing_cells = True
 c.Autograde.exclude_overwriting = {"05-own-docs-verdict": ["chunking_notes.md"]}
 c.Autograde.sanitize_preprocessors = [
     UpgradeCellIds, ClearOutput, DeduplicateIdsCompletely, OverwriteKernelspec,
-    OverwriteCellsNamingTheCell, UpgradeCellIds, CheckCellMetadata,
+    OverwriteCellsNamingTheCell, UpgradeCellIds, CheckCellMetadataOnce,
 ]
 c.Autograde.autograde_preprocessors = [
     GradingExecute, IgnorePattern, ClearMetadataPreprocessor,
-    StderrIsNotFailure, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata,
+    StderrIsNotFailure, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadataOnce,
 ]
 # Seconds per cell (the slowest correct cell takes well under 1); tests shorten it.
 c.Execute.timeout = int(os.environ.get("COURSE_CELL_TIMEOUT", "30"))
@@ -64,6 +65,9 @@ c.Execute.startup_timeout = int(os.environ.get("COURSE_STARTUP_TIMEOUT", "60"))
 # (nbgrader's Execute always allows errors, not configurably: a failing cell costs that cell,
 # never the whole notebook.)
 c.Execute.shutdown_kernel = "immediate"  # the notebook has run: no graceful shutdown's wait
+# The notebook is validated once after each pass's steps, not after every step: the same check
+# of what is written, at a third of the cost.
+c.Exporter.optimistic_validation = True
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 40
 

@@ -9,7 +9,7 @@ from nbgrader.preprocessors import ComputeChecksums, SaveCells
 from course.grading.course_dir import tool_env
 from course.grading.feedback_summary import MARK, FeedbackSummary
 from course.grading.preprocessors import (
-    CellError, ClearWidgetState, DeduplicateIdsCompletely, OverwriteCellsNamingTheCell,
+    CellError, CheckCellMetadataOnce, ClearWidgetState, DeduplicateIdsCompletely, OverwriteCellsNamingTheCell,
     StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
 
 
@@ -147,3 +147,26 @@ def test_the_feedback_summary_groups_failures_by_rule_and_shows_no_test_code():
     assert "secret call" not in summary.source and "received" not in summary.source
     bars = summary.source.split('aria-label="points per task"')[1]
     assert ">0 / 3<" in bars and ">2 / 2<" in bars and "width:100.0%" in bars
+
+
+@pytest.mark.parametrize("change", [
+    {}, {"points": "lots"}, {"grade_id": "has space"}, {"grade": "yes"}, {"locked": None},
+    {"extra": 1}, {"schema_version": 2}, {"schema_version": 4}, {"grade_id": ""},
+], ids=str)
+def test_the_metadata_check_judges_as_nbgraders_own(change):
+    """CheckCellMetadataOnce compiles the schema once; its verdicts and messages are nbgrader's."""
+    from nbgrader.preprocessors import CheckCellMetadata
+
+    def outcome(step):
+        cell = _graded(new_code_cell("assert True"), "test_f", points=1)
+        cell.metadata.nbgrader.update(change)
+        nb = new_notebook(cells=[cell, new_markdown_cell("text")])
+        try:
+            step.preprocess(nb, {})
+            return "valid"
+        except Exception as error:
+            return f"{type(error).__name__}: {error}"
+
+    ours, theirs = outcome(CheckCellMetadataOnce()), outcome(CheckCellMetadata())
+    assert ours == theirs
+    assert (ours == "valid") == (change == {})

@@ -15,7 +15,10 @@ from nbgrader.converters import Autograde, GenerateAssignment, GenerateFeedback
 from course.grading.course_dir import ROOT, course_config
 from course.grading.execute import GradingExecute
 from course.grading.kernel_manager import BoundedKernelManager
-from course.grading.preprocessors import DeduplicateIdsCompletely, OverwriteCellsNamingTheCell
+from course.grading.feedback_export import FeedbackExporter
+from course.grading.preprocessors import (
+    CheckCellMetadataOnce, DeduplicateIdsCompletely, OverwriteCellsNamingTheCell,
+    SchemaOnceValidator)
 from course.grading.sandbox_provisioner import SandboxProvisioner
 
 # Each course class and the upstream names it overrides (a removed name would make the
@@ -27,6 +30,10 @@ OVERRIDES = {
     OverwriteCellsNamingTheCell: ["update_cell_type", "preprocess_cell"],
     DeduplicateIdsCompletely: ["preprocess_cell"],
     SandboxProvisioner: ["pre_launch", "launch_kernel", "kill", "terminate", "cleanup"],
+    CheckCellMetadataOnce: ["preprocess"],
+    SchemaOnceValidator: ["validate_cell"],
+    FeedbackExporter: ["_create_environment", "from_notebook_node", "_init_resources",
+                       "register_filter"],
 }
 # Upstream attributes the course's overrides use without defining them.
 USED = {
@@ -34,6 +41,8 @@ USED = {
                      "startup_timeout", "shutdown_kernel", "kernel_manager_class"],
     BoundedKernelManager: ["owns_kernel", "shutting_down", "stop_restarter", "has_kernel",
                            "provisioner", "cleanup_resources"],
+    SchemaOnceValidator: ["schema", "schema_version"],
+    FeedbackExporter: ["_nb_metadata", "filters"],
 }
 # Calls nbclient must still make for the overrides to run at all.
 CALLED_BY_NBCLIENT = ["self._async_handle_timeout(", "self.async_start_new_kernel_client(",
@@ -128,13 +137,14 @@ def test_nbgrader_still_marks_its_kernels_as_autograding():
 
 def test_every_setting_in_the_config_is_a_configurable_trait():
     """A misspelt or removed setting is ignored by traitlets without a word: not here."""
+    import nbconvert.exporters
     import nbconvert.preprocessors
     import nbgrader.converters
     import nbgrader.coursedir
     import nbgrader.exchange.default
 
     modules = [nbgrader.converters, nbgrader_steps, nbgrader.coursedir, nbgrader.exchange.default,
-               nbconvert.preprocessors]
+               nbconvert.preprocessors, nbconvert.exporters]
     for section, settings in course_config(ROOT).items():
         cls = next((getattr(m, section) for m in modules if hasattr(m, section)), None)
         assert cls is not None, f"nbgrader_config.py configures an unknown class {section}"
@@ -166,3 +176,14 @@ def test_the_course_lists_every_step_nbgrader_runs_in_its_order(app, trait):
     kept = [_stands_for(step, upstream) for step in ours]
     kept = [step.__name__ for step in kept if step is not None and step.__name__ not in extra]
     assert kept == [step.__name__ for step in upstream]
+
+
+def test_nbgraders_cell_check_still_calls_the_schema_check_through_super():
+    """SchemaOnceValidator puts the compiled schema check next in line after nbgrader's V3
+    validator, which must still call it through ``super``."""
+    from nbgrader.nbgraderformat.v3 import MetadataValidatorV3
+
+    assert "super(MetadataValidatorV3, self).validate_cell(cell)" in inspect.getsource(
+        MetadataValidatorV3.validate_cell)
+    assert SchemaOnceValidator.__mro__.index(MetadataValidatorV3) < [
+        c.__name__ for c in SchemaOnceValidator.__mro__].index("_SchemaOnce")
