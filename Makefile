@@ -7,7 +7,7 @@ export MPLBACKEND := Agg
 .PHONY: install demo test release lab grade bench wheel clean-grading
 
 A    ?= 01-packing-by-hand
-JOBS ?= 2
+JOBS ?=
 
 # Set up once (re-run when pyproject.toml or constraints.txt change).
 # pip's chatter goes to .venv/install.log; it is shown only when the install fails.
@@ -37,9 +37,10 @@ release: install
 lab: install
 	$(VENV)/bin/jupyter lab --notebook-dir=release
 
-## Autograde every collected submission of assignment A with JOBS workers; feedback; CSVs.
+## Autograde every collected submission of assignment A with JOBS workers (default: one per
+## core); feedback; CSVs.
 grade: install
-	$(PY) -m course grade $(A) --jobs $(JOBS)
+	$(PY) -m course grade $(A) $(if $(JOBS),--jobs $(JOBS))
 
 ## The students' package (course.lessons only) as a wheel: dist/tearing_the_book_lessons-*.whl
 wheel: install

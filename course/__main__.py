@@ -9,6 +9,7 @@
                                              several TAs share one gradebook)
 """
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -78,6 +79,14 @@ def _report_options(parser) -> None:
                         help="Canvas's id of assignment A (its column becomes 'A (ID)')")
 
 
+MAX_JOBS = 8  # each worker and its kernel hold a few hundred MB
+
+
+def default_jobs() -> int:
+    """One grading worker per core: grading is bound by CPU (see README, "How fast")."""
+    return max(1, min(MAX_JOBS, os.cpu_count() or 1))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m course", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -86,7 +95,9 @@ def main(argv=None) -> int:
     commands.add_parser("demo", help="releases, a synthetic class, autograde, feedback, CSV")
     grading = commands.add_parser("grade", help="autograde every submission of an assignment")
     grading.add_argument("assignment")
-    grading.add_argument("--jobs", type=int, default=2, help="parallel workers (default 2)")
+    grading.add_argument("--jobs", type=int, default=default_jobs(),
+                         help=f"parallel workers (default: one per core, at most {MAX_JOBS}; "
+                              f"here {default_jobs()})")
     grading.add_argument("--budget", type=float, default=600,
                          help="seconds one student may take in all (default 600)")
     grading.add_argument("--students", nargs="*", help="only these students")
