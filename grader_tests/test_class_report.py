@@ -115,7 +115,22 @@ def _summary(root, student) -> str:
     html = next((root / "feedback" / student / A1).glob("*.html")).read_text()
     start = html.index(f'<div id="{MARK}"')
     assert start < html.index("<code>test_q1_chunks</code>"), "the summary is not at the top"
-    return html[start:html.index("</div>", start)]
+    depth, at = 0, start
+    for tag in re.finditer(r"<(/?)div\b", html[start:]):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            at = start + tag.end()
+            break
+    return html[start:at]
+
+
+def _bars(summary: str) -> list[tuple[str, float, float, float]]:
+    """The points-per-task bars: (task, earned, possible, filled % of the bar) per row."""
+    table = summary[summary.index('aria-label="points per task"'):]
+    table = table[:table.index("</table>")]
+    return [(task, float(earned), float(possible), float(filled)) for task, filled, earned, possible
+            in re.findall(r"<code>(\w+)</code>.*?background:#3b6ea5;width:([\d.]+)%.*?"
+                          r">([\d.]+) / ([\d.]+)<", table)]
 
 
 def test_feedback_summaries_group_failures_by_rule_without_secrets(graded):
@@ -128,7 +143,11 @@ def test_feedback_summaries_group_failures_by_rule_without_secrets(graded):
         text = visible_text(summary)
         leaked = sorted(line for line in secret if line in text or line in summary)
         assert not leaked, f"{student}'s summary leaks {leaked[:3]}"
-        assert len(_png_sizes(summary)) == 1, "no points-per-task chart"
+        bars = _bars(summary)
+        assert len(bars) == 13, f"{student}: a bar per test cell of A1, not {len(bars)}"
+        assert all(abs(filled - 100 * earned / possible) < 0.1 for _, earned, possible, filled in bars)
+        total = sum(earned for _, earned, _, _ in bars)
+        assert f"Summary: {total:g} of 40 points" in text
     partly = visible_text(_summary(root, "partly-done"))
     assert "Summary: 29 of 40 points" in partly
     assert "chunk_sizes(['a b', 'c'])" in partly
