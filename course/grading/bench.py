@@ -19,7 +19,6 @@
 """
 import argparse
 import os
-import resource
 import shutil
 import subprocess
 import statistics

@@ -10,6 +10,7 @@ from html import escape
 import nbformat
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+from .colours import BLUE, GREY
 from .failures import notebook_failures
 
 MARK = "course-feedback-summary"
@@ -25,8 +26,8 @@ def bars_html(graded: list[tuple[str, float, float]]) -> str:
         inner = 100 * earned / possible if possible else 0
         rows.append(
             f'<tr><td style="padding-right:0.8em"><code>{escape(task)}</code></td>'
-            f'<td style="width:60%"><div style="background:#c9d3de;width:{share:.1f}%">'
-            f'<div style="background:#3b6ea5;width:{inner:.1f}%;height:1em"></div></div></td>'
+            f'<td style="width:60%"><div style="background:{GREY};width:{share:.1f}%">'
+            f'<div style="background:{BLUE};width:{inner:.1f}%;height:1em"></div></div></td>'
             f'<td style="padding-left:0.8em">{earned:g} / {possible:g}</td></tr>')
     return ('<table aria-label="points per task" style="width:100%;border-collapse:collapse">'
             + "".join(rows) + "</table>")
@@ -38,7 +39,7 @@ def summary_html(nb) -> str:
                float(c.metadata.nbgrader.get("points") or 0))
               for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
     earned, possible = sum(g[1] for g in graded), sum(g[2] for g in graded)
-    parts = [f'<div id="{MARK}" style="border:1px solid #c9d3de;padding:0.8em 1.2em;'
+    parts = [f'<div id="{MARK}" style="border:1px solid {GREY};padding:0.8em 1.2em;'
              f'margin:0 0 1.5em 0;background:#f7f9fb">',
              f"<h2>Summary: {earned:g} of {possible:g} points</h2>"]
     if graded:

@@ -9,7 +9,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
-BLUE, GREY = "#3b6ea5", "#c9d3de"
+from .colours import BLUE, GREY  # noqa: E402
 
 
 def img(figure, alt: str) -> str:
