@@ -56,12 +56,24 @@ class GradingExecute(Execute):
         if self._judge is None:
             link = Link(self.km, timeout=self.timeout or 30,
                         interrupt=run_sync(self.km.interrupt_kernel),
-                        restart=lambda: run_sync(self.km.restart_kernel)(now=True),
+                        restart=self._restart_between_cells,
                         alive=run_sync(self.km.is_alive))
             self._judge = Judge(link, resources.get("metadata", {}).get("path") or ".")
         cell.outputs = [nbformat.from_dict(o) for o in self._judge.run(cell.source, grade_id(cell))]
         cell.execution_count = None
         return cell, resources
+
+    def _restart_between_cells(self) -> None:
+        """Kill and restart the kernel (a test cell's call killed it or ignored an interrupt),
+        then wait until it answers on nbclient's channels. A fresh kernel can run the next cell
+        before nbclient's output socket has reconnected, and that cell's output (its "idle"
+        too) would be lost: the cell would then fail with a timeout it never caused. No cell
+        is in flight here, so nothing else is reading those channels."""
+        run_sync(self.km.restart_kernel)(now=True)
+        try:
+            run_sync(self.kc.wait_for_ready)(timeout=self.startup_timeout)
+        except RuntimeError as error:  # it did not come back: the next cell says so
+            self.log.error("The restarted kernel did not answer: %s", error)
 
     def on_comm_open_jupyter_widget(self, msg):
         """Mirror no widget. (Emptying ``widget_registry`` in ``__init__`` is not enough:
