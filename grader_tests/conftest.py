@@ -1,5 +1,6 @@
 """Shared set-up for the course's own tests: the harness on the path, one scratch course."""
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -47,3 +48,20 @@ def pytest_terminal_summary(terminalreporter):
         reasons[reason] = reasons.get(reason, 0) + 1
     for reason, count in reasons.items():
         terminalreporter.write_line(f"{count} skipped: {reason}", yellow=True, bold=True)
+    from harness import SCRATCH_COURSES
+
+    if SCRATCH_COURSES:  # the run failed (pytest_sessionfinish removes them otherwise)
+        terminalreporter.write_line(f"{len(SCRATCH_COURSES)} scratch courses kept for a look, "
+                                    f"e.g. {SCRATCH_COURSES[-1]}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Remove the scratch courses (graded copies, gradebooks) of a run that passed; after a
+    failure they stay, for a look at what was graded."""
+    from harness import SCRATCH_COURSES
+
+    if exitstatus == 0:
+        for root in SCRATCH_COURSES:
+            shutil.rmtree(root, ignore_errors=True)
+        SCRATCH_COURSES.clear()
+

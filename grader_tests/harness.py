@@ -149,9 +149,13 @@ def score_in_process(assignment: str, overrides: dict[str, str] | None = None, *
     return report
 
 
+SCRATCH_COURSES: list[Path] = []  # removed when a passing test session ends (conftest.py)
+
+
 def scratch_course(assignments: list[str]) -> Path:
     """A throwaway copy of the course (config, sources) with its own gradebook, releases made."""
     root = Path(tempfile.mkdtemp(prefix="course-"))
+    SCRATCH_COURSES.append(root)
     shutil.copy(ROOT / "nbgrader_config.py", root)
     for assignment in assignments:
         shutil.copytree(ROOT / "source" / assignment, root / "source" / assignment)
