@@ -64,4 +64,3 @@ def pytest_sessionfinish(session, exitstatus):
         for root in SCRATCH_COURSES:
             shutil.rmtree(root, ignore_errors=True)
         SCRATCH_COURSES.clear()
-

@@ -5,7 +5,7 @@ ipykernel_launcher``: ipykernel is loaded before the submission's folder is on t
 student's ``ipykernel_launcher.py`` cannot stand in for the kernel, and debugpy is never
 imported (a graded kernel never debugs). The student's own modules still import as in class.
 """
-import os
+from pathlib import Path
 
 import pytest
 
@@ -16,14 +16,14 @@ FAKE_LAUNCHER = "raise SystemExit('the student\\'s launcher ran instead of ipyke
 
 
 @pytest.fixture
-def kernel(tmp_path):
+def kernel(tmp_path, monkeypatch):
     """A live ``course-sandbox`` kernel started in a submission folder of ``tmp_path``."""
     require("bwrap", bwrap_found(), "the course's kernel runs in the sandbox")
     from jupyter_client.manager import start_new_kernel
 
     (tmp_path / "helper.py").write_text("VALUE = 42\n")
     (tmp_path / "ipykernel_launcher.py").write_text(FAKE_LAUNCHER)
-    os.environ["JUPYTER_PATH"] = sandbox_kernel.KERNELSPEC_PATH
+    monkeypatch.setenv("JUPYTER_PATH", sandbox_kernel.KERNELSPEC_PATH)
     km, kc = start_new_kernel(kernel_name="course-sandbox", cwd=str(tmp_path), startup_timeout=60)
     yield kc
     kc.stop_channels()
@@ -55,7 +55,6 @@ def test_the_launch_is_ipykernel_launchers_steps_without_the_debugger():
     """Pins what LAUNCH must keep doing if ipykernel's launcher changes (test_upstream_hooks
     style): the cwd leaves the path while ipykernel loads, and the app is ipykernel's."""
     import ipykernel_launcher
-    from pathlib import Path
 
     launcher = Path(ipykernel_launcher.__file__).read_text()
     assert "del sys.path[0]" in launcher and "app.launch_new_instance()" in launcher
