@@ -8,7 +8,8 @@ from jupyter_core.utils import ensure_async, run_sync
 from nbgrader.preprocessors import Execute
 from traitlets import Float
 
-from .judge import Judge, Link
+from .judge_sandbox import JudgeSandbox
+from .kernel_link import Link
 from .kernel_manager import BoundedKernelManager
 from .submissions import grade_id, is_test_cell
 
@@ -18,7 +19,8 @@ class KernelStartError(RuntimeError):
 
 
 class GradingExecute(Execute):
-    """nbgrader's Execute with three fixes.
+    """nbgrader's Execute with test cells judged outside the kernel, after the student's
+    cells, and three fixes.
 
     * No client-side widget models. nbclient mirrors every ``Output`` widget (``interact``
       uses one): it swallows the output the widget captures and sends the widget's state back
@@ -40,40 +42,63 @@ class GradingExecute(Execute):
         super().__init__(**kwargs)
 
     def preprocess(self, nb, resources=None, km=None):
-        """Run the notebook; its test cells are judged here, never sent to the kernel."""
-        self._judge = None
+        """Run the notebook: every student cell in the kernel, in order, then every test cell,
+        judged outside the kernel (``judge_sandbox.py``). So nothing a student's code prints
+        or writes can follow a hidden test's inputs into the notebook the student gets back."""
+        self._judge, self._tests, self._ran, self._replaying = None, [], [], False
         try:
             return super().preprocess(nb, resources, km)
         finally:
             if self._judge is not None:
+                self._judge.close()
                 self._judge.link.close()
             self._judge = None
 
     def preprocess_cell(self, cell, resources, index):
-        """A test cell runs in this process (``judge.py``); every other cell in the kernel."""
-        if not is_test_cell(cell):
-            return super().preprocess_cell(cell, resources, index)
-        if self._judge is None:
-            link = Link(self.km, timeout=self.timeout or 30,
-                        interrupt=run_sync(self.km.interrupt_kernel),
-                        restart=self._restart_between_cells,
-                        alive=run_sync(self.km.is_alive))
-            self._judge = Judge(link, resources.get("metadata", {}).get("path") or ".")
-        cell.outputs = [nbformat.from_dict(o) for o in self._judge.run(cell.source, grade_id(cell))]
-        cell.execution_count = None
+        """A student's cell runs now, in the kernel; a test cell waits for the last cell."""
+        if is_test_cell(cell):
+            self._tests.append(cell)
+        else:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+            if cell.cell_type == "code" and cell.source.strip():
+                self._ran.append(cell.source)
+        if index == len(self.nb.cells) - 1:
+            self._judge_tests(resources)
         return cell, resources
+
+    def _judge_tests(self, resources) -> None:
+        """Judge every test cell, in notebook order, against the kernel the student's cells left."""
+        for cell in self._tests:
+            if self._judge is None:
+                link = Link(self.km, timeout=self.timeout or 30,
+                            interrupt=run_sync(self.km.interrupt_kernel),
+                            restart=self._restart_between_cells,
+                            alive=run_sync(self.km.is_alive))
+                folder = resources.get("metadata", {}).get("path") or "."
+                self._judge = JudgeSandbox(link, folder, timeout=self.timeout or 30)
+            outputs = self._judge.run(cell.source, grade_id(cell))
+            cell.outputs = [nbformat.from_dict(o) for o in outputs]
+            cell.execution_count = None
 
     def _restart_between_cells(self) -> None:
         """Kill and restart the kernel (a test cell's call killed it or ignored an interrupt),
-        then wait until it answers on nbclient's channels. A fresh kernel can run the next cell
-        before nbclient's output socket has reconnected, and that cell's output (its "idle"
-        too) would be lost: the cell would then fail with a timeout it never caused. No cell
-        is in flight here, so nothing else is reading those channels."""
+        wait until it answers on nbclient's channels, then run the student's cells again,
+        silently, so the test cells still to come find the student's functions. A fresh kernel
+        can run a cell before nbclient's output socket has reconnected, and that cell's output
+        (its "idle" too) would be lost, hence the wait. No cell is in flight here, so nothing
+        else is reading those channels."""
         run_sync(self.km.restart_kernel)(now=True)
         try:
             run_sync(self.kc.wait_for_ready)(timeout=self.startup_timeout)
         except RuntimeError as error:  # it did not come back: the next cell says so
             self.log.error("The restarted kernel did not answer: %s", error)
+            return
+        if self._judge is not None and not self._replaying:
+            self._replaying = True
+            try:
+                self._judge.link.replay(self._ran, self.timeout or 30)
+            finally:
+                self._replaying = False
 
     def on_comm_open_jupyter_widget(self, msg):
         """Mirror no widget. (Emptying ``widget_registry`` in ``__init__`` is not enough:

@@ -1,13 +1,14 @@
-"""Judge test cells in the grader's process: the student's kernel only answers questions.
+"""Judge test cells outside the student's kernel: the kernel only answers questions.
 
-A test cell never reaches the student's kernel. The grader runs it here, in a namespace where
-every name the cell does not define itself is asked of the kernel: a value the student
-defined comes back as a plain value (``in_kernel``'s wire format, exact types kept), a
-function comes back as a ``KernelFunction`` whose calls send their inputs to the kernel and
-return what the student's function returned or raised there. The checks, the expected values
-and the verdict stay here; the kernel can only say what its functions returned, which is
-exactly what it could have done honestly. No receipt is needed: a cell passes when this
-process ran it to its end, and nothing the kernel sends can make that happen.
+A test cell never reaches the student's kernel. The judge runs it in a process of its own,
+sandboxed (``judge_sandbox.py``), in a namespace where every name the cell does not define
+itself is asked of the kernel: a value the student defined comes back as a plain value
+(``in_kernel``'s wire format, exact types kept), a function comes back as a ``KernelFunction``
+whose calls send their inputs to the kernel and return what the student's function returned or
+raised there. The checks, the expected values and the verdict stay with the judge; the kernel
+can only say what its functions returned, which is exactly what it could have done honestly.
+No receipt is needed: a cell passes when the judge ran it to its end, and nothing the kernel
+sends can make that happen.
 """
 import ast
 import base64
@@ -15,30 +16,13 @@ import builtins
 import contextlib
 import functools
 import io
-import json
 import os
 import pickle
-import secrets
-import socket
 import sys
-import tempfile
-import time
 import types
-from pathlib import Path
-from queue import Empty
 
 from . import in_kernel
-
-SOURCE = Path(in_kernel.__file__).read_text(encoding="utf-8")
-# One cell execution per test cell: put in_kernel in a module of its own, then serve.
-SERVE = ("__import__('sys').modules['_course_judge'] = __import__('types').ModuleType("
-         "'_course_judge'); exec(compile({source!r}, '<course judge>', 'exec'), "
-         "__import__('sys').modules['_course_judge'].__dict__); "
-         "__import__('sys').modules['_course_judge'].serve({path!r}, globals())")
-
-
-class KernelGone(RuntimeError):
-    """The kernel did not answer a call in time, even after an interrupt."""
+from .kernel_link import KernelGone  # noqa: F401  (what a test sees when the kernel is gone)
 
 
 class NotPlainValue:
@@ -81,156 +65,10 @@ def read_value(data):
         return not_plain({"type": "malformed value", "repr": "the kernel sent a malformed value"})
 
 
-class Link:
-    """The grader's line to one kernel: a unix socket the kernel connects to while a test cell
-    is judged (``in_kernel.serve``), one small message each way per call.
-
-    The socket lives in the kernel's own runtime folder (the only grader folder its sandbox
-    shows it), so no other kernel can reach it. The cell that runs ``serve`` is sent with a
-    client of the grader's own, beside nbclient's.
-    """
-
-    def __init__(self, km, timeout: float, interrupt, restart, alive):
-        from jupyter_client.blocking import BlockingKernelClient
-        self.timeout = timeout
-        self._interrupt, self._restart, self._alive = interrupt, restart, alive
-        info = km.get_connection_info()
-        self.folder = (Path(info["ip"]).parent if info.get("transport") == "ipc"
-                       else Path(tempfile.mkdtemp(prefix="judge-")))
-        self.client = BlockingKernelClient()
-        self.client.load_connection_info(info)
-        self.client.start_channels(iopub=False, stdin=False, hb=False, control=False)
-        self._conn = None       # the kernel's connection while it serves
-        self._serving = None    # msg_id of the cell running serve()
-
-    def close(self):
-        self.end()
-        self.client.stop_channels()
-
-    def ask(self, payload: dict, timeout: float | None = None) -> dict:
-        """One request; the kernel's answer as a dict (``{}`` when it handed back nothing)."""
-        try:
-            if self._conn is None:
-                self._start()
-            in_kernel._frame(self._conn, json.dumps(payload))
-            text = self._answer(timeout or self.timeout)
-        except BaseException:  # a time limit (CallTimeout), a dead kernel, a closed socket
-            self._stop()
-            raise
-        try:
-            answer = json.loads(text)
-        except (ValueError, MemoryError, RecursionError):
-            answer = {}
-        return answer if type(answer) is dict else {}
-
-    def end(self):
-        """Close the socket: the kernel leaves ``serve`` (at the end of every test cell)."""
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-        if self._serving is not None:
-            try:
-                self._reply(self._serving, 5.0)
-            except KernelGone:
-                self._restart()
-            self._serving = None
-
-    def _start(self):
-        path = self.folder / f"judge-{secrets.token_hex(8)}"
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
-            listener.bind(str(path))
-            os.chmod(path, 0o777)  # the kernel may run as another (unprivileged) uid
-            listener.listen(1)
-            self._serving = self.client.execute(
-                SERVE.format(source=SOURCE, path=str(path)), silent=True, store_history=False)
-            listener.settimeout(0.25)
-            deadline = time.monotonic() + self.timeout
-            try:
-                while self._conn is None:
-                    try:
-                        self._conn, _ = listener.accept()
-                    except socket.timeout:
-                        if self._ended(self._serving):
-                            # The cell ran and never connected (a kernel that rewrites or
-                            # swallows the judge's cell): no answer is coming, do not wait for one.
-                            self._serving = None
-                            raise KernelGone("the kernel ended the judge's cell without answering")
-                        if time.monotonic() > deadline or not self._alive():
-                            raise KernelGone("the kernel did not start answering")
-            finally:
-                path.unlink(missing_ok=True)
-        self._conn.settimeout(1.0)
-
-    def _answer(self, timeout: float) -> str:
-        deadline = time.monotonic() + timeout
-
-        def read(size: int) -> bytes:
-            data = bytearray()
-            while len(data) < size:
-                try:
-                    more = self._conn.recv(min(size - len(data), 1 << 20))
-                except socket.timeout:
-                    if time.monotonic() > deadline:
-                        raise KernelGone(f"no answer within {timeout:g} s") from None
-                    if not self._alive():
-                        raise KernelGone("the kernel died") from None
-                    continue
-                if not more:
-                    raise KernelGone("the kernel stopped answering")
-                data += more
-            return data
-
-        size = int.from_bytes(read(8), "big")
-        # in_kernel's answers are json.dumps text, pure ASCII: at most MAX_REPLY bytes. A
-        # bigger frame is refused unread (100 MB of "[]," would parse into gigabytes here).
-        if size > in_kernel.MAX_REPLY + 1024:
-            raise KernelGone("the kernel sent an oversized answer")
-        return bytes(read(size)).decode("utf-8", "surrogatepass")
-
-    def _ended(self, msg_id: str) -> bool:
-        """Whether the cell ``msg_id`` has already finished (its reply is waiting), without
-        blocking."""
-        while True:
-            try:
-                msg = self.client.get_shell_msg(timeout=0)
-            except Empty:
-                return False
-            if msg.get("parent_header", {}).get("msg_id") == msg_id:
-                return True
-
-    def _reply(self, msg_id: str, timeout: float) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise KernelGone(f"no answer within {timeout:g} s")
-            try:
-                msg = self.client.get_shell_msg(timeout=min(left, 1.0))
-            except Empty:
-                continue
-            if msg.get("parent_header", {}).get("msg_id") == msg_id:
-                return msg
-
-    def _stop(self, grace: float = 5.0) -> None:
-        """Interrupt the running call and end the session; a kernel that ignores the
-        interrupt is restarted."""
-        if self._serving is not None and self._alive():
-            self._interrupt()
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-        if self._serving is not None:
-            try:
-                self._reply(self._serving, grace)
-            except KernelGone:
-                self._restart()
-            self._serving = None
-
-
 class KernelFunction:
     """A function the student defined: calling it runs it in the kernel on plain inputs."""
 
-    def __init__(self, link: Link, name: str, sources: dict):
+    def __init__(self, link, name: str, sources: dict):
         self._link, self._sources = link, sources
         self.__name__ = self.__qualname__ = name
 
@@ -367,7 +205,7 @@ class Namespace(dict):
     between may change them. Built-ins are never asked: a student's ``len`` is not ours.
     """
 
-    def __init__(self, link: Link, sources: dict):
+    def __init__(self, link, sources: dict):
         super().__init__(__builtins__=builtins, __name__="__judge__")
         self._link, self._sources, self._asked = link, sources, set()
 
@@ -402,9 +240,13 @@ class Namespace(dict):
 
 
 class Judge:
-    """Runs the test cells of one notebook against one kernel."""
+    """Runs the test cells of one notebook against one kernel.
 
-    def __init__(self, link: Link, folder: str):
+    ``link`` is anything with ``ask(payload, timeout=None) -> dict`` and ``end()``: the relay to
+    the grader in the judge's sandbox (``judge_sandbox.Relay``), or a ``kernel_link.Link``.
+    """
+
+    def __init__(self, link, folder: str):
         self.link, self.folder, self.sources = link, folder, {}
         self.namespace = Namespace(link, self.sources)
 
