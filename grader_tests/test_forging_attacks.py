@@ -40,7 +40,11 @@ def _sandbox():
 PRELUDE = r'''
 import json as _json, os as _os, sys as _sys
 _HOME = _os.getcwd()
-_R = {}
+try:  # a kernel restarted mid-judging runs the student's cells again: keep what was recorded
+    with open(_os.path.join(_HOME, "attack.json")) as _kept:
+        _R = _json.load(_kept)
+except BaseException:
+    _R = {}
 def _save(**values):
     _R.update(values)
     try:

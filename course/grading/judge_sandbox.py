@@ -226,7 +226,9 @@ def judge_argv(workdir: Path) -> tuple[list[str], list[int]]:
                  str(folder)]
     argv += ["--size", str(sandbox_kernel.WORKSPACE_BYTES), "--perms", "0755",
              "--tmpfs", str(workdir)]
-    argv += sandbox_kernel.workspace_argv(workdir, workdir)
+    # A device is no file in this sandbox: a notebook reads as an empty copy of /dev/null.
+    empty = ("--perms", "0444", "--file", sandbox_kernel._fd(Path(os.devnull)))
+    argv += sandbox_kernel.workspace_argv(workdir, workdir, empty=empty)
     fds = _file_fds(argv[before:])
     argv += ["--remount-ro", str(workdir), "--remount-ro", "/",
              "--chdir", str(workdir),

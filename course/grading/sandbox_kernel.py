@@ -89,22 +89,25 @@ def _fd(path: Path, flags: int = os.O_RDONLY) -> str:
     return str(fd)
 
 
-def workspace_argv(source: Path, dest: Path, depth: int = 0) -> list[str]:
+def workspace_argv(source: Path, dest: Path, depth: int = 0,
+                   empty: tuple[str, ...] = ("--ro-bind", "/dev/null")) -> list[str]:
     """bwrap options copying the regular files and folders of ``source`` into ``dest``.
 
     Links, devices and fifos are skipped (intake refuses such submissions before this); the
-    notebooks at the top read as empty, as the one being graded holds the hidden tests.
+    notebooks at the top read as empty (``empty`` + the notebook's path), as the one being
+    graded holds the hidden tests.
     """
     argv = []
     for entry in sorted(os.scandir(source), key=lambda e: e.name):
         target = dest / entry.name
         mode = entry.stat(follow_symlinks=False).st_mode
         if depth == 0 and entry.name.endswith(".ipynb") and stat.S_ISREG(mode):
-            argv += ["--ro-bind", "/dev/null", str(target)]
+            argv += [*empty, str(target)]
         elif stat.S_ISREG(mode):
             argv += ["--perms", "0644", "--file", _fd(Path(entry.path)), str(target)]
         elif stat.S_ISDIR(mode) and depth < 8:
-            argv += ["--dir", str(target)] + workspace_argv(Path(entry.path), target, depth + 1)
+            argv += ["--dir", str(target)] + workspace_argv(Path(entry.path), target, depth + 1,
+                                                             empty)
     return argv
 
 

@@ -1,0 +1,227 @@
+"""The judge's own sandbox: test cells run with none of the grader's rights.
+
+Test cells are the instructor's code, but a student's values flow into them, so a test that
+opens, imports or connects to something a student names must find nothing there. Each test
+here hands the judge a student's value through a real kernel and checks what the judge's
+process could reach: as root, the way CI and many course servers grade. The whole-class
+attacks (a recorder that prints a hidden test's inputs later, a document choice that points
+at the hidden tests) are in ``test_hidden_stays_hidden.py``.
+"""
+import json
+import os
+import socket
+import time
+from pathlib import Path
+
+import pytest
+from jupyter_client.manager import start_new_kernel
+
+from course.grading import judge_sandbox
+from course.grading.course_dir import ROOT
+from course.grading.judge_sandbox import JudgeFailed, JudgeSandbox, clean_outputs, read_frame
+from course.grading.kernel_link import Link
+from tools import bwrap_found, require
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    """A kernel whose namespace holds the student's values the tests hand the judge."""
+    require("bwrap", bwrap_found(), "the judge runs in the sandbox")
+    folder = tmp_path_factory.mktemp("submission")
+    (folder / "chunking_notes.md").write_text("# my card\n")
+    (folder / "evil.py").write_text("open('/tmp/evil-imported', 'w')\n")
+    (folder / "packing_by_hand.ipynb").write_text('{"hidden": "HIDDEN-TEST-SOURCE"}')
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(folder), startup_timeout=60)
+    yield km, kc, folder
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+
+
+@pytest.fixture
+def judge(kernel):
+    km, kc, folder = kernel
+    link = Link(km, timeout=10, interrupt=km.interrupt_kernel,
+                restart=lambda: km.restart_kernel(now=True), alive=km.is_alive)
+    box = JudgeSandbox(link, str(folder), timeout=15)
+    yield box, kc
+    box.close()
+    link.close()
+
+
+def _student(kc, code: str) -> None:
+    reply = kc.execute_interactive(code, timeout=30)
+    assert reply["content"]["status"] == "ok", reply
+
+
+def _printed(outputs) -> str:
+    assert all(o["output_type"] == "stream" for o in outputs), outputs
+    return "".join(o["text"] for o in outputs)
+
+
+def test_a_file_the_student_names_is_not_there(judge, tmp_path):
+    box, kc = judge
+    secret = ROOT / "source" / "01-packing-by-hand" / "packing_by_hand.ipynb"
+    names = [str(secret), "../../source/01-packing-by-hand/packing_by_hand.ipynb",
+             str(ROOT / "gradebook.db"), str(ROOT / "nbgrader_config.py"), "/etc/shadow",
+             str(Path.home() / ".bashrc"), "/proc/1/root/etc/shadow", str(tmp_path)]
+    _student(kc, f"names = {names!r}")
+    outputs = box.run(
+        "import os\n"
+        "for name in names:\n"
+        "    try:\n"
+        "        open(name, 'rb').read(1)\n"
+        "        print('READ', name)\n"
+        "    except OSError as error:\n"
+        "        print('refused', type(error).__name__)\n", "test_open")
+    printed = _printed(outputs)
+    assert "READ" not in printed, printed
+    assert printed.count("refused") == len(names)
+
+
+def test_the_course_root_holds_only_the_package(judge):
+    box, _ = judge
+    printed = _printed(box.run(f"import os\nprint(sorted(os.listdir({str(ROOT)!r})))\n", "t"))
+    assert set(eval(printed)) <= {"course", ".venv"}, printed
+
+
+def test_the_submission_is_a_read_only_copy_with_empty_notebooks(judge, kernel):
+    box, _, = judge
+    folder = kernel[2]
+    printed = _printed(box.run(
+        "import os\n"
+        "print(open('chunking_notes.md').read().strip())\n"
+        "print(repr(open('packing_by_hand.ipynb').read()))\n"
+        "try:\n"
+        "    open('chunking_notes.md', 'a').write('changed')\n"
+        "except OSError as error:\n"
+        "    print('read-only', error.errno)\n", "t"))
+    assert printed.splitlines() == ["# my card", "''", "read-only 30"], printed
+    assert (folder / "chunking_notes.md").read_text() == "# my card\n"
+
+
+def test_a_module_the_student_names_is_not_imported(judge):
+    box, kc = judge
+    _student(kc, "module = 'evil'")
+    outputs = box.run("import importlib\nimportlib.import_module(module)\n", "t")
+    assert outputs[-1]["ename"] == "ModuleNotFoundError", outputs
+    assert not Path("/tmp/evil-imported").exists()
+
+
+def test_no_privilege_no_network_no_host_processes(judge):
+    box, kc = judge
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    try:
+        printed = _printed(box.run(
+            "import os, socket\n"
+            "print(os.getuid(), os.getgid())\n"
+            "print([l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')][0])\n"
+            "print(len([p for p in os.listdir('/proc') if p.isdigit()]))\n"
+            "try:\n"
+            f"    socket.create_connection(('127.0.0.1', {port}), timeout=3)\n"
+            "    print('connected')\n"
+            "except OSError as error:\n"
+            "    print('refused', error.errno)\n"
+            "print(sorted(os.environ))\n", "t"))
+    finally:
+        listener.close()
+    uid, caps, processes, network, environment = printed.splitlines()
+    assert uid == "65534 65534" and caps == "0000000000000000", printed
+    assert int(processes) <= 3, printed
+    assert network.startswith("refused"), printed
+    assert "COURSE_GRADEBOOK_URL" not in environment and "COURSE_ROOT" not in environment
+
+
+def test_the_judge_is_not_root_on_the_host(judge):
+    box, _ = judge
+    box.run("x = 1\n", "t")
+    judge_pids = [p for p in Path("/proc").iterdir() if p.name.isdigit()
+                  and _ppid_chain_has(p, box.process.pid)]
+    uids = {int(line.split()[1]) for p in judge_pids for line in _status(p)
+            if line.startswith("Uid:")}
+    assert uids and 0 not in uids and all(uid >= judge_sandbox.OUTSIDE_BASE for uid in uids), uids
+
+
+def _status(proc: Path) -> list[str]:
+    try:
+        return (proc / "status").read_text().splitlines()
+    except OSError:
+        return []
+
+
+def _ppid_chain_has(proc: Path, ancestor: int) -> bool:
+    pid = int(proc.name)
+    for _ in range(10):
+        if pid == ancestor:
+            return pid != int(proc.name)
+        lines = [line for line in _status(Path(f"/proc/{pid}")) if line.startswith("PPid:")]
+        if not lines:
+            return False
+        pid = int(lines[0].split()[1])
+    return False
+
+
+def test_nothing_a_test_does_reaches_the_grader(judge):
+    box, _ = judge
+    marker = Path(f"/tmp/judge-marker-{os.getpid()}")
+    outputs = box.run(f"import os\nopen({str(marker)!r}, 'w').write('x')\n"
+                      "os.environ['PLANTED'] = '1'\nprint(os.getpid())\n", "t")
+    assert not marker.exists()
+    assert "PLANTED" not in os.environ
+    assert int(_printed(outputs)) != os.getpid()
+
+
+def test_the_students_functions_are_still_called_in_the_kernel(judge):
+    box, kc = judge
+    _student(kc, "def double(x):\n    return x * 2\n")
+    assert box.run("assert double(21) == 42\nassert double('ab') == 'abab'\n", "t") == []
+    failed = box.run("assert double(2) == 5, 'double(2) should be 5'\n", "t")
+    assert (failed[-1]["ename"], failed[-1]["evalue"]) == ("AssertionError", "double(2) should be 5")
+
+
+def test_a_test_cell_that_hangs_or_kills_its_judge_costs_that_cell(judge):
+    box, kc = judge
+    _student(kc, "def double(x):\n    return x * 2\n")
+    box.timeout = 3
+    started = time.monotonic()
+    hung = box.run("while True:\n    pass\n", "test_hang")
+    assert hung[-1]["ename"] == "JudgeError" and "did not finish" in hung[-1]["evalue"]
+    assert time.monotonic() - started < 10
+    died = box.run("import os\nos._exit(3)\n", "test_exit")
+    assert died[-1]["ename"] == "JudgeError" and "ended" in died[-1]["evalue"]
+    assert box.run("assert double(1) == 2\n", "test_after") == []
+
+
+def test_the_grader_takes_only_plain_capped_outputs_from_the_judge():
+    evil = [{"output_type": "display_data", "data": {"text/html": "<script>x</script>"}},
+            {"output_type": "stream", "text": "x" * (judge_sandbox.MAX_PRINTED + 10)},
+            {"output_type": "error", "ename": ["list"], "evalue": {"a": 1}, "traceback": 5},
+            "not a dict"]
+    cleaned = clean_outputs(evil)
+    assert [o["output_type"] for o in cleaned] == ["stream", "error"]
+    assert len(cleaned[0]["text"]) == judge_sandbox.MAX_PRINTED
+    assert all(type(v) is str for v in (cleaned[1]["ename"], cleaned[1]["evalue"]))
+    assert clean_outputs({"outputs": "no"}) == []
+
+
+def test_frames_past_the_limit_or_malformed_are_refused():
+    read, write = os.pipe()
+    try:
+        os.write(write, (judge_sandbox.MAX_FRAME + 1).to_bytes(8, "big"))
+        with pytest.raises(JudgeFailed, match="oversized"):
+            read_frame(read, time.monotonic() + 2)
+        os.write(write, (3).to_bytes(8, "big") + b"[1]")
+        with pytest.raises(JudgeFailed, match="not an object"):
+            read_frame(read, time.monotonic() + 2)
+        with pytest.raises(JudgeFailed, match="in time"):
+            read_frame(read, time.monotonic() + 0.2)
+        data = json.dumps({"op": "done"}).encode()
+        os.write(write, len(data).to_bytes(8, "big") + data)
+        assert read_frame(read, time.monotonic() + 2) == {"op": "done"}
+    finally:
+        os.close(read)
+        os.close(write)
