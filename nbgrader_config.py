@@ -43,8 +43,9 @@ c.GenerateAssignment.preprocessors = [
 # Autograding: a deleted grade cell is restored from the source rather than lost, and so is a
 # cell whose type was changed, in any nbformat 4 minor version and whatever its cell ids (a
 # cell that still cannot be restored is named); a warning on stderr does not zero a correct test
-# cell. Test cells are judged in the grader's process, never in the student's kernel (see
-# course/grading/judge.py): the kernel only runs the student's functions on the tests' inputs.
+# cell. Test cells are judged in a sandbox of their own, never in the student's kernel nor in the
+# grader's process (course/grading/judge_sandbox.py): the kernel only runs the student's
+# functions on the tests' inputs.
 c.OverwriteCells.add_missing_cells = True
 # The student's decision card is their work, not a copy of the template to restore.
 c.Autograde.exclude_overwriting = {"05-own-docs-verdict": ["chunking_notes.md"]}

@@ -2,7 +2,7 @@
 
 Every forger is a partly-wrong honest submission (A1 with ``always-splits``, which loses the
 4 points of ``test_pack_verbatim``) plus attack code appended to its answer cells, or a notebook
-edited by hand. The test cells run in the grader's process (``course/grading/judge.py``); the
+edited by hand. The test cells run in the judge's sandbox (``course/grading/judge_sandbox.py``); the
 kernel only answers what its names hold and what its functions return, so every attack below
 tries to make that answer, or the grader reading it, lie. All are graded in one batch with two
 honest classmates; each attack records what it achieved in ``attack.json`` (proof that it

@@ -33,7 +33,7 @@ from . import batch, bench_graders, run_notebooks as notebook_runner
 from .course_dir import BIN, ROOT, assignments, nbgrader, notebooks, tool_env
 from .student_venv import fresh_venv, release_copy, run_notebooks
 from .student_wheel import build
-from .submissions import reference_submission, solutions
+from .submissions import grade_id, is_test_cell, reference_submission, solutions
 
 A1 = "01-packing-by-hand"
 WIDGET_CELLS = [
@@ -114,6 +114,58 @@ def kernel_start_seconds(kernel_name: str, runs: int = 5) -> float:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return statistics.median(times)
+
+
+def judge_cost(runs: int = 5) -> dict[str, tuple[float, float]]:
+    """What judging A1's test cells costs per student: in the judge's own sandbox (a new one
+    per student, as graded), against the same cells judged in this process (as before the
+    judge had a sandbox). Name -> (median wall seconds, median CPU seconds of the judging side:
+    this process plus its waited children; the kernel's own work is the same in both)."""
+    import resource
+
+    from jupyter_client.manager import start_new_kernel
+
+    from .judge import Judge
+    from .judge_sandbox import JudgeSandbox
+    from .kernel_link import Link
+
+    nb = reference_submission(ROOT / "source" / A1 / "packing_by_hand.ipynb",
+                              ROOT / "release" / A1 / "packing_by_hand.ipynb")
+    source = nbformat.read(ROOT / "source" / A1 / "packing_by_hand.ipynb", as_version=4)
+    tests = [(grade_id(c), c.source) for c in source.cells if is_test_cell(c)]
+    folder = Path(tempfile.mkdtemp(prefix="bench-judge-"))
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(folder), startup_timeout=60)
+    found: dict[str, list[tuple[float, float]]] = {"sandboxed judge": [], "in-process judge": []}
+    try:
+        for cell in nb.cells:
+            if cell.cell_type == "code" and not is_test_cell(cell):
+                kc.execute_interactive(cell.source, timeout=60, output_hook=lambda msg: None)
+        for _ in range(runs):
+            for name in found:
+                link = Link(km, timeout=30, interrupt=km.interrupt_kernel,
+                            restart=lambda: km.restart_kernel(now=True), alive=km.is_alive)
+                cpu = time.process_time() + _children_cpu(resource)
+                started = time.perf_counter()
+                judge = (JudgeSandbox(link, str(folder), timeout=30) if name == "sandboxed judge"
+                         else Judge(link, str(folder)))
+                for gid, code in tests:
+                    judge.run(code, gid)
+                if isinstance(judge, JudgeSandbox):
+                    judge.close()
+                found[name].append((time.perf_counter() - started,
+                                    time.process_time() + _children_cpu(resource) - cpu))
+                link.close()
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+        shutil.rmtree(folder, ignore_errors=True)
+    return {name: (statistics.median(w for w, _ in times), statistics.median(c for _, c in times))
+            for name, times in found.items()}
+
+
+def _children_cpu(resource) -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _class(students: int, extra_cells=()) -> Path:
@@ -241,6 +293,11 @@ def _print_grading(students: int, jobs: int, rounds: int = 1) -> None:
              if rounds > 1 else ""), flush=True)
 
 
+def _print_judge_cost() -> None:
+    for name, (wall, cpu) in judge_cost().items():
+        print(f"{name}, A1's test cells for one student: {wall:.2f} s, {cpu:.2f} CPU-s", flush=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -248,11 +305,15 @@ def main(argv=None) -> None:
     parser.add_argument("--stall-runs", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--student-wheel-only", action="store_true")
+    parser.add_argument("--judge-only", action="store_true",
+                        help="only what the judge's sandbox costs per student")
     parser.add_argument("--rounds", type=int, default=1,
                         help="plain against the course's command this many times in turn")
     parser.add_argument("--grading-only", action="store_true",
                         help="only plain nbgrader against the course's command")
     args = parser.parse_args(argv)
+    if args.judge_only:
+        return _print_judge_cost()
     if args.student_wheel_only:
         return _print_student_wheel()
     if args.grading_only:
@@ -264,6 +325,7 @@ def main(argv=None) -> None:
     for kernel in ("python3", "course-sandbox"):
         print(f"kernel start, {kernel}: {kernel_start_seconds(kernel):.2f} s", flush=True)
     print(f"chunk_by_tokens: {token_throughput():,.0f} tokens/s", flush=True)
+    _print_judge_cost()
     _print_grading(args.students, args.jobs, args.rounds)
     print(bench_graders.report(8), flush=True)
     print(f"similarity check, {args.students} submissions of {A1}: "

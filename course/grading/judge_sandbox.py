@@ -156,12 +156,15 @@ class JudgeSandbox:
         return f"\n{text}" if text else ""
 
     def close(self) -> None:
-        """Kill the judge (it holds nothing worth a graceful end)."""
+        """End the judge: closing its stdin ends its loop; one that does not end is killed."""
         if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            for pipe in (self.process.stdin, self.process.stdout):
-                pipe.close()
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process.stdout.close()
             self.process = None
         if self._errors is not None:
             self._errors.close()

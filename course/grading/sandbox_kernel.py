@@ -228,8 +228,8 @@ def status_line() -> str | None:
         return ("the course-sandbox kernel provisioner is not installed (run `make install`): "
                 "no kernel can start")
     if os.geteuid() == 0:
-        return ("grading as root: each kernel runs as an unprivileged uid of its own (nobody "
-                "inside its sandbox), with no capabilities")
+        return ("grading as root: each kernel and each judge of test cells runs as an "
+                "unprivileged uid of its own (nobody inside its sandbox), with no capabilities")
     return None
 
 
