@@ -880,7 +880,8 @@ def test_a_function_cannot_rewrite_a_constant_of_the_graders_modules(tmp_path):
     process grades student after student, and ``SAMPLES`` would stay rewritten for the next."""
     from jupyter_client.manager import start_new_kernel
 
-    from course.grading.judge import Judge, Link
+    from course.grading.judge import Judge
+    from course.grading.kernel_link import Link
     from course.lessons import sample_texts
 
     kept = dict(sample_texts.SAMPLES)

@@ -225,3 +225,24 @@ def test_frames_past_the_limit_or_malformed_are_refused():
     finally:
         os.close(read)
         os.close(write)
+
+
+def test_a_checks_time_limit_stops_the_call_and_the_next_call_gets_its_own_answer(judge):
+    """``checks.call`` ends a slow call in the judge; the grader must then stop that call in the
+    kernel, so the slow call's late answer is never read as the next call's."""
+    box, kc = judge
+    _student(kc, "import time\n"
+                 "def slow(x):\n    time.sleep(4)\n    return 'LATE'\n"
+                 "def double(x):\n    return x * 2\n")
+    started = time.monotonic()
+    printed = _printed(box.run(
+        "from course.lessons.checks import call\n"
+        "try:\n"
+        "    call('slow(1)', slow, 1, seconds=0.5)\n"
+        "except AssertionError as error:\n"
+        "    print(type(error).__name__)\n"
+        "print(double(3), double('x'))\n", "test_slow"))
+    assert printed.split() == ["CallTimeout", "6", "xx"], printed
+    assert time.monotonic() - started < 10
+    assert box.run("assert double(5) == 10\n", "test_after") == []
+

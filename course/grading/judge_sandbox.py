@@ -12,12 +12,15 @@ The grader and its judge talk over the judge's stdin and stdout, one length-pref
 at a time: the grader sends ``run`` (a test cell's source and name); the judge sends ``ask`` for
 each request to the kernel, which the grader forwards over ``kernel_link.Link`` as text it never
 reads, and ends with ``done`` and the cell's outputs (what it printed, its error). Those outputs
-are all the grader takes from the judge: it rebuilds them as plain strings, capped.
+are all the grader takes from the judge: it rebuilds them as plain strings, capped. A check
+whose own time limit ends a call sends ``cancel``: the grader stops the call (interrupting the
+kernel) and answers ``cancelled``, so the two sides never read each other's frames out of turn.
 """
 import json
 import logging
 import os
 import resource
+import select
 import selectors
 import shutil
 import subprocess
@@ -116,6 +119,9 @@ class JudgeSandbox:
                                      time.monotonic() + self.timeout)
                 if message.get("op") == "done":
                     return clean_outputs(message.get("outputs"))
+                if message.get("op") == "cancel":  # its answer crossed the judge's cancel
+                    write_frame(self.process.stdin.fileno(), {"cancelled": True})
+                    continue
                 if message.get("op") != "ask" or type(message.get("payload")) is not dict:
                     raise JudgeFailed("the judge sent something it should not")
                 write_frame(self.process.stdin.fileno(), self._forward(message))
@@ -132,9 +138,15 @@ class JudgeSandbox:
         timeout = message.get("timeout")
         timeout = timeout if type(timeout) in (int, float) and 0 < timeout <= 3600 else None
         try:
-            return {"answer": self.link.ask_text(message["payload"], timeout)}
+            return {"answer": self.link.ask_text(message["payload"], timeout, self._cancelled)}
         except KernelGone as gone:
             return {"gone": str(gone)}
+        except Exception as error:  # what the kernel sent is not text: the call fails, by name
+            return {"gone": f"{type(error).__name__}: {error}"[:500]}
+
+    def _cancelled(self) -> bool:
+        """Whether the judge wrote while waiting for an answer: it can only be a cancel."""
+        return bool(select.select([self.process.stdout.fileno()], [], [], 0)[0])
 
     def _start(self) -> None:
         self._errors = tempfile.TemporaryFile()
@@ -279,7 +291,13 @@ class Relay:
     def ask(self, payload: dict, timeout: float | None = None) -> dict:
         from .kernel_link import answer_of
         write_frame(self.fd_out, {"op": "ask", "payload": payload, "timeout": timeout})
-        reply = read_frame(self.fd_in)
+        try:
+            reply = read_frame(self.fd_in)
+        except BaseException:  # a check's time limit: the grader stops the call, then says so
+            write_frame(self.fd_out, {"op": "cancel"})
+            while not read_frame(self.fd_in).get("cancelled"):
+                pass  # the answer or failure that crossed the cancel
+            raise
         if "gone" in reply:
             raise KernelGone(str(reply["gone"]))
         return answer_of(reply.get("answer") if type(reply.get("answer")) is str else "")

@@ -68,14 +68,15 @@ class Link:
         """One request; the kernel's answer as a dict (``{}`` when it handed back nothing)."""
         return answer_of(self.ask_text(payload, timeout))
 
-    def ask_text(self, payload: dict, timeout: float | None = None) -> str:
+    def ask_text(self, payload: dict, timeout: float | None = None, cancelled=None) -> str:
         """One request; the kernel's answer as the text it sent (the grader never reads it:
-        the judge's sandbox does)."""
+        the judge's sandbox does). ``cancelled()`` true ends the wait as a time limit does:
+        the judge stopped waiting (a check's own time limit)."""
         try:
             if self._conn is None:
                 self._start()
             in_kernel._frame(self._conn, json.dumps(payload))
-            return self._answer(timeout or self.timeout)
+            return self._answer(timeout or self.timeout, cancelled)
         except BaseException:  # a time limit (CallTimeout), a dead kernel, a closed socket
             self._stop()
             raise
@@ -133,9 +134,9 @@ class Link:
                             raise KernelGone("the kernel did not start answering")
             finally:
                 path.unlink(missing_ok=True)
-        self._conn.settimeout(1.0)
+        self._conn.settimeout(0.2)  # how often a wait looks at the kernel and the judge
 
-    def _answer(self, timeout: float) -> str:
+    def _answer(self, timeout: float, cancelled=None) -> str:
         deadline = time.monotonic() + timeout
 
         def read(size: int) -> bytes:
@@ -146,6 +147,8 @@ class Link:
                 except socket.timeout:
                     if time.monotonic() > deadline:
                         raise KernelGone(f"no answer within {timeout:g} s") from None
+                    if cancelled is not None and cancelled():
+                        raise KernelGone("the test stopped waiting for this call") from None
                     if not self._alive():
                         raise KernelGone("the kernel died") from None
                     continue
