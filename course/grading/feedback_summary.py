@@ -31,6 +31,11 @@ def heading_html(heading: str, points: bool = True) -> str:
     return "".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts))
 
 
+def plain_heading(heading: str) -> str:
+    """A task heading as plain text, for a chart's label: no backticks, no "(n points)"."""
+    return _POINTS.sub("", heading[:300]).replace("`", "")
+
+
 def _tasks(nb) -> list[tuple[str, str, float, float]]:
     """(task heading, first grade id, earned, possible) per task, in notebook order."""
     headings, tasks = task_headings(nb), {}
