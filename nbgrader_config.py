@@ -12,8 +12,10 @@ from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPrep
 from course.grading import sandbox_kernel
 from course.grading.intake import refuse_links_in_nbgrader
 from course.grading.execute import GradingExecute
-from course.grading.feedback_export import FeedbackExporter
+from course.grading.feedback_export import (
+    TEMPLATE, TEMPLATES_DIR, FeedbackExporter, feedback_holds_only_pages, nbgrader_templates)
 from course.grading.feedback_summary import FeedbackSummary
+from course.grading.safe_html import StaticOutputs
 from course.grading.preprocessors import (
     CheckCellMetadataOnce, ClearWidgetState, DeduplicateIdsCompletely,
     OverwriteCellsNamingTheCell, StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
@@ -72,15 +74,22 @@ c.Exporter.optimistic_validation = True
 c.LimitOutput.max_lines = 200
 c.LimitOutput.max_traceback = 40
 
-# Feedback: no hidden test, and no traceback quoting one; a summary on top (points per task,
-# failed cases by contract rule, what to reread).
+# Feedback: no hidden test, and no traceback quoting one; only outputs a page without scripts
+# can draw; a summary on top that is also the contents (points per task, failed cases by
+# contract rule, what to reread).
 c.GenerateFeedback.preprocessors = [
-    GetGrades, ClearHiddenTests, TracebacksWithoutSource, FeedbackSummary,
+    GetGrades, ClearHiddenTests, TracebacksWithoutSource, StaticOutputs, FeedbackSummary,
     CSSHTMLHeaderPreprocessor,
 ]
 # nbconvert's HTML exporter, with compiled templates kept between students and no second parse
-# of each page (feedback_export.py): a third of the cost of each student's feedback.
+# of each page (feedback_export.py): a third of the cost of each student's feedback. It cleans
+# every student's markdown and HTML with bleach, and its template (nbgrader's, with the summary
+# as contents) fetches nothing from another machine.
 c.GenerateFeedback.exporter_class = FeedbackExporter
+c.FeedbackExporter.template_name = TEMPLATE
+c.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES_DIR), nbgrader_templates()]
+# feedback/ holds the pages only, never a file the student's kernel wrote while graded.
+feedback_holds_only_pages()
 
 # A submission holding a symbolic or hard link, a device or a fifo is refused before anything
 # is copied (nbgrader's own copy would follow it), by plain `nbgrader autograde` too.

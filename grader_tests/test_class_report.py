@@ -59,6 +59,7 @@ def test_page_plots_the_scores_and_points_per_task(page):
     by_cell = {row[0]: row for row in tasks[1:]}
     assert by_cell["test_chunk_sizes"][4] == "4/6", "6 graded students; blank and partly-done fail it"
     assert by_cell["test_chunk_sizes"][1].startswith("2b · ")
+    assert "`" not in _section(page, "Points per task") + _section(page, "Test cases failed")
 
 
 def test_page_counts_the_failed_cases_with_their_rules(page):
@@ -79,6 +80,7 @@ def test_page_names_who_needs_a_look_and_links_their_logs(graded, page):
     assert set(held) == {"broken", "cheating"}
     assert held["broken"][1] == "not graded" and "is not a readable notebook" in held["broken"][2]
     assert held["cheating"][1] == "needs review" and "checks.expect" in held["cheating"][2]
+    assert held["cheating"][2].count("cell q1_chunks line 5") == 1, "one place, named once"
     timing = _section(page, "Grading time")
     for student in ("reference", "blank", "cheating", "strips"):
         href = f"../logs/{A1}/{student}.log"
@@ -114,7 +116,7 @@ def test_similar_answers_are_paired_and_shown_side_by_side(page):
 def _summary(root, student) -> str:
     html = next((root / "feedback" / student / A1).glob("*.html")).read_text()
     start = html.index(f'<div id="{MARK}"')
-    assert start < html.index("<code>test_q1_chunks</code>"), "the summary is not at the top"
+    assert start < html.index('<a name="test_q1_chunks">'), "the summary is not at the top"
     depth, at = 0, start
     for tag in re.finditer(r"<(/?)div\b", html[start:]):
         depth += -1 if tag.group(1) else 1
@@ -129,7 +131,7 @@ def _bars(summary: str) -> list[tuple[str, float, float, float]]:
     table = summary[summary.index('aria-label="points per task"'):]
     table = table[:table.index("</table>")]
     return [(task, float(earned), float(possible), float(filled)) for task, filled, earned, possible
-            in re.findall(r"<code>(\w+)</code>.*?background:#3b6ea5;width:([\d.]+)%.*?"
+            in re.findall(r'<a href="#(\w+)">.*?background:#3b6ea5;width:([\d.]+)%.*?'
                           r">([\d.]+) / ([\d.]+)<", table)]
 
 
@@ -144,7 +146,7 @@ def test_feedback_summaries_group_failures_by_rule_without_secrets(graded):
         leaked = sorted(line for line in secret if line in text or line in summary)
         assert not leaked, f"{student}'s summary leaks {leaked[:3]}"
         bars = _bars(summary)
-        assert len(bars) == 13, f"{student}: a bar per test cell of A1, not {len(bars)}"
+        assert len(bars) == 9, f"{student}: a bar per task of A1, not {len(bars)}"
         assert all(abs(filled - 100 * earned / possible) < 0.1 for _, earned, possible, filled in bars)
         total = sum(earned for _, earned, _, _ in bars)
         assert f"Summary: {total:g} of 40 points" in text
@@ -152,12 +154,13 @@ def test_feedback_summaries_group_failures_by_rule_without_secrets(graded):
     assert "Summary: 29 of 40 points" in partly
     assert "chunk_sizes(['a b', 'c'])" in partly
     reread = partly[partly.index("What to reread"):]
-    assert "2b · `chunk_sizes(chunks)` (3 points)" in reread and "Q1 ·" not in reread
+    assert "2b · chunk_sizes(chunks) (3 points)" in reread and "Q1 ·" not in reread
+    assert "not written yet" in partly and "AssertionError" not in partly
     strips = visible_text(_summary(root, "strips"))
     rule = "fitting paragraphs are kept verbatim (leading and trailing whitespace too) and joined by '\\n\\n'"
-    assert "Summary: 36 of 40 points" in strips and "cases that name no contract rule" not in strips
+    assert "Summary: 36 of 40 points" in strips and "Other failed checks" not in strips
     assert strips.index(rule) < strips.index("paragraphs with edge whitespace share a chunk")
-    assert "2a · `pack_paragraphs" in strips[strips.index("What to reread"):]
+    assert "2a · pack_paragraphs" in strips[strips.index("What to reread"):]
     assert "No test failed." in visible_text(_summary(root, "reference"))
 
 

@@ -75,10 +75,12 @@ def test_a_duplicated_grade_cell_keeps_one_graded_copy():
 
 def test_an_error_output_shows_only_its_name_and_message():
     cell = new_code_cell("hidden()", outputs=[_error("AssertionError", "case: empty text"),
-                                              _stream("stdout", "printed\n")])
+                                              _stream("stdout", "printed\n"),
+                                              _error("ValueError", "bad limit")])
     nb, _ = TracebacksWithoutSource().preprocess(new_notebook(cells=[cell]), {})
-    assert nb.cells[0].outputs[0].traceback == ["AssertionError: case: empty text"]
+    assert nb.cells[0].outputs[0].traceback == ["case: empty text"], "a check's words, no prefix"
     assert nb.cells[0].outputs[1].text == "printed\n"
+    assert nb.cells[0].outputs[2].traceback == ["ValueError: bad limit"]
 
 
 @pytest.fixture(scope="module")
@@ -134,18 +136,23 @@ def test_the_feedback_summary_groups_failures_by_rule_and_shows_no_test_code():
     failed = _graded(new_code_cell("expect('secret call', f(2), 4)"), "test_f", points=3, score=0)
     failed.outputs = [_error("AssertionError", "case: an empty text\n  the contract says: "
                              "no chunk is empty\n  received: ['']")]
+    stub = _graded(new_code_cell("expect_true('h is a list', ...)"), "test_h", points=1, score=0)
+    stub.outputs = [_error("NotImplementedError", "")]
     passed = _graded(new_code_cell("assert g()"), "test_g", points=2, score=2)
-    nb = new_notebook(cells=[new_markdown_cell("## Task 1: chunk it (3 points)"), failed,
-                             new_markdown_cell("## Task 2: g (2 points)"), passed])
-    nb, _ = FeedbackSummary().preprocess(nb, {})
-    summary = nb.cells[0]
-    assert summary.cell_type == "markdown" and MARK in summary.source and len(nb.cells) == 5
-    assert "Summary: 2 of 5 points" in summary.source
-    assert "<b>no chunk is empty</b>" in summary.source and "an empty text" in summary.source
-    assert "Task 1: chunk it (3 points)" in summary.source
-    assert "Task 2" not in summary.source.split("What to reread")[1]
-    assert "secret call" not in summary.source and "received" not in summary.source
-    bars = summary.source.split('aria-label="points per task"')[1]
+    nb = new_notebook(cells=[new_markdown_cell("## Task 1: `chunk` it (3 points)"), failed,
+                             new_markdown_cell("## Task 2: g (2 points)"), passed,
+                             new_markdown_cell("## Task 3: h (1 point)"), stub])
+    nb, resources = FeedbackSummary().preprocess(nb, {})
+    summary = resources["course_summary"]
+    assert len(nb.cells) == 6, "the summary is the template's, not a cell of the notebook"
+    assert MARK in summary and "Summary: 2 of 6 points" in summary
+    assert "<b>no chunk is empty</b>" in summary and "an empty text" in summary
+    assert "Task 1: <code>chunk</code> it (3 points)" in summary and "`" not in summary
+    assert "not written yet" in summary and "NotImplementedError:" not in summary
+    assert "Task 2" not in summary.split("What to reread")[1]
+    assert "secret call" not in summary and "received" not in summary
+    bars = summary.split('aria-label="points per task"')[1].split("</table>")[0]
+    assert '<a href="#test_f">Task 1: <code>chunk</code> it</a>' in bars, "a contents entry"
     assert ">0 / 3<" in bars and ">2 / 2<" in bars and "width:100.0%" in bars
 
 

@@ -60,3 +60,40 @@ def test_templates_are_compiled_once_per_process(monkeypatch):
     assert "a &lt; b &amp; c" in page
     HTMLExporter(template_name="lab").from_notebook_node(_notebook())
     assert parsed, "nbconvert's own exporter parses its templates (the cost the cache saves)"
+
+
+def test_student_html_is_escaped_and_the_lessons_markup_kept():
+    from course.grading.safe_html import clean
+
+    hostile = clean("<script>steal()</script><img src=x onerror=steal()>"
+                    "<a href='javascript:steal()'>a</a><a href='data:text/html,x'>b</a>"
+                    "<div style='position:fixed'>40 of 40</div><svg onload=steal()></svg>")
+    assert "<script" not in hostile and "onerror" not in hostile and "javascript:" not in hostile
+    assert "data:text" not in hostile and "style=" not in hostile and "<svg" not in hostile
+    lesson = ("<details><summary>Hint 1</summary><p>x</p></details><table><tbody><tr><th>a</th>"
+              "</tr></tbody></table><img alt='p' src='data:image/png;base64,AAAA'><h2 id='t'>T</h2>")
+    assert clean(lesson) == lesson.replace("'", '"')
+
+
+def test_a_markdown_link_is_checked_once_rendered():
+    nb = new_notebook(cells=[new_markdown_cell("[x](javascript:steal())\n\n<script>steal()</script>")])
+    page, _ = FeedbackExporter(template_name="lab").from_notebook_node(nb)
+    assert "javascript:" not in page and "<script>steal" not in page and "&lt;script&gt;" in page
+
+
+def test_only_outputs_a_static_page_can_draw_are_kept():
+    from course.grading.safe_html import StaticOutputs
+
+    outputs = [new_output("display_data", data={"application/javascript": "steal()"}),
+               new_output("display_data", data={
+                   "application/vnd.jupyter.widget-view+json": {"model_id": "m"}}),
+               new_output("display_data", data={"image/svg+xml": "<svg onload='steal()'/>"}),
+               new_output("display_data", data={"application/javascript": "x()",
+                                                 "text/plain": "<Javascript object>"})]
+    nb = new_notebook(cells=[new_code_cell("show()", outputs=outputs)])
+    nb, _ = StaticOutputs().preprocess(nb, {})
+    kept = [dict(o.data) for o in nb.cells[0].outputs]
+    assert len(kept) == 2, "a script or widget with nothing else to show leaves no empty area"
+    assert kept[0]["text/html"].startswith('<img alt="a drawing from the cell output" '
+                                           'src="data:image/svg+xml;base64,')
+    assert kept[1] == {"text/plain": "<Javascript object>"}

@@ -40,6 +40,7 @@ def test_builders_draw_nothing_while_grading(builder, monkeypatch):
 def test_a_reveal_builds_nothing_while_grading(monkeypatch):
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     assert type(reveal_after({"k": 4}, _never_called)) is NotDrawn
+    assert type(reveal_after({"k": None}, _never_called)) is NotDrawn, "a lock is a widget too"
     monkeypatch.delenv("NBGRADER_EXECUTION")
     with pytest.raises(AssertionError, match="built while grading"):
         reveal_after({"k": 4}, _never_called)

@@ -88,8 +88,11 @@ def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
 
 def _held_for_review(outcome: Outcome, findings) -> Outcome:
     """A graded outcome whose code may have tampered with its tests: a TA looks first."""
-    shown = "; ".join(map(str, findings[:4]))
-    more = f"; and {len(findings) - 4} more" if len(findings) > 4 else ""
+    places: dict[str, list[str]] = {}  # each place named once, with all that was found there
+    for finding in findings:
+        places.setdefault(f"{finding.where} line {finding.line}", []).append(finding.what)
+    shown = "; ".join(f"{place}: {', '.join(whats)}" for place, whats in list(places.items())[:4])
+    more = f"; and {len(places) - 4} more places" if len(places) > 4 else ""
     return Outcome(outcome.student_id, outcome.assignment, Status.NEEDS_REVIEW, outcome.score,
                    outcome.max_score, f"code that could tamper with its tests: {shown}{more}")
 

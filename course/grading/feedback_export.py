@@ -6,14 +6,26 @@ once per student in a long-lived grading worker.
 * The page is not re-parsed with BeautifulSoup afterwards (0.3 s a page) just to add two
   accessibility touches: the missing ``alt`` text of images and ``tabindex`` on input and
   output areas are added to nbconvert's own markup directly.
+* Nothing a student wrote runs: markdown, HTML and SVG are cleaned after rendering
+  (``safe_html``), with nbconvert's own ``sanitize_html`` switch on for outputs.
+* The course's template (``templates/course_feedback``, nbgrader's feedback template with a
+  summary of tasks for contents) loads nothing from another machine.
 """
+import functools
 import re
+from pathlib import Path
 
-from jinja2 import BytecodeCache
+from jinja2 import BytecodeCache, FileSystemLoader, pass_context
 from nbconvert.exporters import HTMLExporter
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 from nbconvert.exporters.templateexporter import TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
+from traitlets import Bool
+
+from .safe_html import clean
+
+TEMPLATES_DIR = Path(__file__).parent / "templates"
+TEMPLATE = "course_feedback"
 
 NO_ALT = 'alt="No description has been provided for this image" '
 IMG_WITHOUT_ALT = re.compile(r"<img(?![^>]*\balt=)\s", re.I)
@@ -47,11 +59,25 @@ def accessible(html: str) -> str:
 
 class FeedbackExporter(HTMLExporter):
     """``HTMLExporter`` with process-wide compiled templates and no BeautifulSoup pass; it reads
-    ``HTMLExporter``'s settings (nbgrader's feedback template among them)."""
+    ``HTMLExporter``'s settings (nbgrader's feedback template among them), and cleans what
+    the notebook's markdown and outputs hold."""
+
+    sanitize_html = Bool(True, help="Clean the HTML of markdown and outputs.").tag(config=True)
+
+    def default_filters(self):
+        yield from super().default_filters()
+        yield ("clean_html", clean)
+
+    @pass_context
+    def markdown2html(self, context, source):
+        """nbconvert's markdown rendering, cleaned (a markdown link is HTML only once rendered)."""
+        return clean(super().markdown2html(context, source))
 
     def _create_environment(self):
         environment = super()._create_environment()
         environment.bytecode_cache = TEMPLATES
+        # last, nbgrader's templates folder: ours extends its ``feedback/index.html.j2``
+        environment.loader.loaders.append(FileSystemLoader(nbgrader_templates()))
         return environment
 
     def from_notebook_node(self, nb, resources=None, **kw):
@@ -68,3 +94,26 @@ class FeedbackExporter(HTMLExporter):
         self.register_filter("filter_data_type", filter_data_type)
         html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
         return accessible(html), resources
+
+
+def nbgrader_templates() -> str:
+    """The folder of nbgrader's own templates (its feedback template is the base of ours)."""
+    import nbgrader.server_extensions.formgrader as formgrader
+    return str(Path(formgrader.__file__).parent / "templates")
+
+
+def feedback_holds_only_pages() -> None:
+    """Make ``nbgrader generate_feedback`` copy no file beside the pages into ``feedback/``:
+    nbgrader copies every other file of ``autograded/<student>/<assignment>/``, files the
+    student's kernel wrote while graded among them, and ``release_feedback`` hands them out."""
+    from nbgrader.converters import GenerateFeedback
+
+    if getattr(GenerateFeedback.init_assignment, "copies_nothing", False):
+        return
+
+    @functools.wraps(GenerateFeedback.init_assignment)
+    def init_assignment(self, assignment_id: str, student_id: str) -> None:
+        """Nothing to prepare: the pages are all that feedback holds."""
+
+    init_assignment.copies_nothing = True
+    GenerateFeedback.init_assignment = init_assignment

@@ -1,75 +1,136 @@
-"""A short summary at the top of each student's feedback: points per task as a bar chart, the
-failed cases grouped by the contract rule they exercise, and the task headings to reread.
+"""A short summary at the top of each student's feedback, which is also the page's table of
+contents: each task with its points (a bar and a link to the task's first test cell), the
+failed cases grouped by the contract rule they break, and the tasks to reread.
 
 It runs in ``nbgrader generate_feedback`` after ``ClearHiddenTests`` and
-``TracebacksWithoutSource`` (nbgrader_config.py), and shows only each failure's case and rule:
+``TracebacksWithoutSource`` (nbgrader_config.py) and leaves the page's HTML in
+``resources["course_summary"]``, which the course's template (templates/course_feedback) puts
+first; so no student text ever passes unescaped. It shows only each failure's case and rule:
 never hidden test code, an expected value or a traceback.
 """
+import re
 from html import escape
 
-import nbformat
+from markupsafe import Markup
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from .colours import BLUE, GREY
-from .failures import notebook_failures
+from .failures import Failure, notebook_failures, task_headings
 
 MARK = "course-feedback-summary"
+_POINTS = re.compile(r"\s*\(\d+(?:\.\d+)? points?\)$")
 
 
-def bars_html(graded: list[tuple[str, float, float]]) -> str:
-    """Points per task as HTML bars (earned over the grey of possible): a table, not a
-    picture, so it costs no plotting and reads in any browser, screen reader included."""
-    widest = max(possible for _, _, possible in graded) or 1
+def heading_html(heading: str, points: bool = True) -> str:
+    """A task heading as a reader sees it in the notebook: escaped, with its `code` spans drawn
+    as code (and without its "(n points)" when ``points`` is false)."""
+    text = heading[:300] if points else _POINTS.sub("", heading[:300])
+    parts = escape(text).split("`")
+    if len(parts) % 2 == 0:  # an unmatched backtick is only a character
+        parts[-2:] = ["`".join(parts[-2:])]
+    return "".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts))
+
+
+def plain_heading(heading: str) -> str:
+    """A task heading as plain text, for a chart's label: no backticks, no "(n points)"."""
+    return _POINTS.sub("", heading[:300]).replace("`", "")
+
+
+def _tasks(nb) -> list[tuple[str, str, float, float]]:
+    """(task heading, first grade id, earned, possible) per task, in notebook order."""
+    headings, tasks = task_headings(nb), {}
+    for cell in nb.cells:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if meta.get("grade"):
+            gid = meta["grade_id"]
+            task = tasks.setdefault(headings.get(gid) or gid, [gid, 0.0, 0.0])
+            task[1] += float(meta.get("score") or 0)
+            task[2] += float(meta.get("points") or 0)
+    return [(heading, gid, earned, possible) for heading, (gid, earned, possible) in tasks.items()]
+
+
+def bars_html(tasks: list[tuple[str, str, float, float]]) -> str:
+    """Points per task as HTML bars (earned over the grey of possible), each task a link to its
+    cell: a table, not a picture, so it reads in any browser, screen reader included."""
+    widest = max(possible for *_, possible in tasks) or 1
     rows = []
-    for task, earned, possible in graded:
+    for heading, gid, earned, possible in tasks:
         share = 100 * possible / widest
         inner = 100 * earned / possible if possible else 0
         rows.append(
-            f'<tr><td style="padding-right:0.8em"><code>{escape(task)}</code></td>'
-            f'<td style="width:60%"><div style="background:{GREY};width:{share:.1f}%">'
+            f'<tr><td style="padding:0.1em 0.8em 0.1em 0"><a href="#{escape(gid)}">'
+            f'{heading_html(heading, points=False)}</a></td>'
+            f'<td style="width:40%"><div style="background:{GREY};width:{share:.1f}%">'
             f'<div style="background:{BLUE};width:{inner:.1f}%;height:1em"></div></div></td>'
-            f'<td style="padding-left:0.8em">{earned:g} / {possible:g}</td></tr>')
+            f'<td style="padding-left:0.8em;white-space:nowrap">{earned:g} / {possible:g}</td></tr>')
     return ('<table aria-label="points per task" style="width:100%;border-collapse:collapse">'
             + "".join(rows) + "</table>")
 
 
+def _case(failure: Failure) -> str:
+    """The failed case as a student reads it (a stub's case says it is not written yet)."""
+    if failure.case.startswith("NotImplementedError") or "NotImplementedError" in failure.problem:
+        return escape(failure.case.removeprefix("NotImplementedError").strip(": ")
+                      + " (not written yet: it raises NotImplementedError)").lstrip()
+    return escape(failure.case)
+
+
+def _failures_html(failures: list[Failure]) -> list[str]:
+    """Failed cases under the rule they break; those that name no rule, under their task."""
+    where = {f.grade_id: f'<a href="#{escape(f.grade_id)}">{heading_html(f.task, False)}</a>'
+             if f.task else f"<code>{escape(f.grade_id)}</code>" for f in failures}
+    by_rule: dict[str, list[Failure]] = {}
+    by_task: dict[str, list[Failure]] = {}
+    for failure in failures:
+        if failure.rule:
+            by_rule.setdefault(failure.rule, []).append(failure)
+        else:
+            by_task.setdefault(failure.grade_id, []).append(failure)
+    parts = []
+    if by_rule:
+        parts.append("<h3>Failed cases, by the contract rule they break</h3><ul>")
+        for rule, group in by_rule.items():
+            cases = "".join(f"<li>{_case(f)} <small>({where[f.grade_id]})</small></li>"
+                            for f in group)
+            parts.append(f"<li><b>{escape(rule)}</b><ul>{cases}</ul></li>")
+        parts.append("</ul>")
+    if by_task:
+        parts.append("<h3>Other failed checks, by task</h3><ul>")
+        parts += [f"<li>{where[gid]} — {'; '.join(_case(f) for f in group)}</li>"
+                  for gid, group in by_task.items()]
+        parts.append("</ul>")
+    return parts
+
+
 def summary_html(nb) -> str:
     """The summary of a graded notebook whose grade cells carry ``score`` and ``points``."""
-    graded = [(c.metadata.nbgrader["grade_id"], float(c.metadata.nbgrader.get("score") or 0),
-               float(c.metadata.nbgrader.get("points") or 0))
-              for c in nb.cells if c.get("metadata", {}).get("nbgrader", {}).get("grade")]
-    earned, possible = sum(g[1] for g in graded), sum(g[2] for g in graded)
+    tasks = _tasks(nb)
+    earned, possible = sum(t[2] for t in tasks), sum(t[3] for t in tasks)
     parts = [f'<div id="{MARK}" style="border:1px solid {GREY};padding:0.8em 1.2em;'
              f'margin:0 0 1.5em 0;background:#f7f9fb">',
              f"<h2>Summary: {earned:g} of {possible:g} points</h2>"]
-    if graded:
-        parts.append(bars_html(graded))
+    if tasks:
+        parts.append(bars_html(tasks))
     failures = notebook_failures(nb)
     if not failures:
         parts.append("<p>No test failed.</p>")
     else:
-        by_rule: dict[str, list] = {}
+        parts += _failures_html(failures)
+        parts.append("<h3>What to reread</h3><ul>")
+        reread: dict[str, str] = {}
         for failure in failures:
-            by_rule.setdefault(failure.rule or "cases that name no contract rule",
-                               []).append(failure)
-        parts.append("<h3>Failed cases, by the contract rule they exercise</h3><ul>")
-        for rule, group in by_rule.items():
-            cases = "".join(f"<li>{escape(f.case)} <small>(test cell {escape(f.grade_id)})"
-                            f"</small></li>" for f in group)
-            parts.append(f"<li><b>{escape(rule)}</b><ul>{cases}</ul></li>")
-        parts.append("</ul><h3>What to reread</h3><ul>")
-        tasks = dict.fromkeys(f.task for f in failures if f.task)
-        parts += [f"<li>{escape(task)}</li>" for task in tasks]
+            if failure.task:
+                reread.setdefault(failure.task, failure.grade_id)
+        parts += [f'<li><a href="#{escape(gid)}">{heading_html(task)}</a></li>'
+                  for task, gid in reread.items()]
         parts.append("</ul>")
     parts.append("</div>")
     return "\n".join(parts)
 
 
 class FeedbackSummary(NbGraderPreprocessor):
-    """Insert the summary before the notebook's first cell, as a markdown cell holding one HTML
-    block (nbconvert passes it through; a raw cell's HTML would be escaped)."""
+    """Leave the summary in ``resources["course_summary"]`` for the page's template."""
 
     def preprocess(self, nb, resources):
-        html = "\n".join(line for line in summary_html(nb).splitlines() if line.strip())
-        nb.cells.insert(0, nbformat.v4.new_markdown_cell(html))
+        resources["course_summary"] = Markup(summary_html(nb))  # noqa: S704 (every value escaped)
         return nb, resources

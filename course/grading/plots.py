@@ -43,5 +43,7 @@ def points_bars(labels: list[str], points: list[float], maxima: list[float], tit
     axes.invert_yaxis()
     axes.set_xlabel("points")
     axes.set_title(title)
-    axes.legend(loc="lower right", fontsize=8)
+    # below the axis, where no bar can be
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.5 / figure.get_figheight() - 0.12),
+                ncol=2, fontsize=8, frameon=False)
     return img(figure, title)

@@ -21,6 +21,7 @@ from .attempts import attempts
 from .canvas import read_outcomes
 from .course_dir import notebooks
 from .failures import student_failures, task_headings
+from .feedback_summary import heading_html, plain_heading
 from .logs import student_log
 from .outcome import Status
 from .plots import histogram, points_bars
@@ -88,7 +89,7 @@ def _failures_section(root, assignment, graded) -> str:
             examples.setdefault(key, failure.problem)
     if not counts:
         return "<p>No test case failed for any graded student.</p>"
-    rows = [[str(n), escape(gid), escape(task), escape(case),
+    rows = [[str(n), escape(gid), heading_html(task), escape(case),
              escape(rule) if rule else _no_rule(examples[gid, case, rule, task])]
             for (gid, case, rule, task), n in counts.most_common(15)]
     return (f"<p>Of {len(graded)} graded students; each test cell stops at its first failed "
@@ -128,10 +129,15 @@ def _points_section(root, assignment, maxima) -> str:
         return ""
     ids = list(maxima)
     mean = [statistics.mean(points[s].get(g, 0) for s in points) for g in ids]
-    return points_bars(ids, mean, [maxima[g][0] for g in ids],
-                       f"mean points per test cell ({len(points)} graded)") + "\n" + _table(
+    tasks: dict[str, list[float]] = {}  # the chart: one bar per task, named as the notebook does
+    for g, m in zip(ids, mean):
+        task = tasks.setdefault(plain_heading(maxima[g][1]) or g, [0.0, 0.0])
+        task[0] += m
+        task[1] += maxima[g][0]
+    return points_bars(list(tasks), [t[0] for t in tasks.values()], [t[1] for t in tasks.values()],
+                       f"mean points per task ({len(points)} graded)") + "\n" + _table(
         ["test cell", "task", "mean", "possible", "full marks"], [
-            [escape(g), escape(maxima[g][1]), f"{m:.2f}", f"{maxima[g][0]:g}",
+            [escape(g), heading_html(maxima[g][1]), f"{m:.2f}", f"{maxima[g][0]:g}",
              f"{sum(points[s].get(g, 0) >= maxima[g][0] for s in points)}/{len(points)}"]
             for g, m in zip(ids, mean)], numeric={2, 3, 4})
 

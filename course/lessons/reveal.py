@@ -20,14 +20,14 @@ def reveal_after(predictions: dict, reveal):
 
     ``predictions`` maps a name the student recognises to the value they committed.
     """
+    if grading():  # a graded notebook draws no widget, so its reveal (or lock) is one plain line
+        return NotDrawn("the reveal")
     missing = missing_predictions(predictions)
     if missing:
         names = ", ".join(f"<code>{escape(name)}</code>" for name in missing)
         return widgets.HTML(
             f"<div class='predict-first locked'>🔒 Predict first: fill in {names} in the answer "
             "cell above and run it, then run this cell again to reveal.</div>")
-    if grading():  # what it reveals is never seen in a graded notebook
-        return NotDrawn("the reveal")
     committed = "; ".join(f"{escape(k)} = {escape(repr(v))}" for k, v in predictions.items())
     return widgets.VBox([
         widgets.HTML(f"<div class='predict-first open'>Your predictions: {committed}</div>"),
