@@ -82,16 +82,23 @@ def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
         findings = scan_submission(submitted, root / "release" / assignment)
         findings += new_python_files(submitted, root / "autograded" / student / assignment)
     except Exception as error:  # a scan that fails must not pass the work unread
-        findings = [Finding("the tamper scan", 0, f"failed ({type(error).__name__}: {error})")]
+        findings = [Finding("the tamper scan", 0, f"failed ({type(error).__name__}: {error})",
+                            unread=True)]
     return _held_for_review(outcome, findings) if findings else outcome
 
 
 def _held_for_review(outcome: Outcome, findings) -> Outcome:
-    """A graded outcome whose code may have tampered with its tests: a TA looks first."""
-    shown = "; ".join(map(str, findings[:4]))
-    more = f"; and {len(findings) - 4} more" if len(findings) > 4 else ""
+    """A graded outcome whose code may have tampered with its tests, or that the scan could not
+    read (each its own reason): a TA looks first."""
+    reasons = []
+    for unread, why in ((True, "code the second opinion could not read"),
+                        (False, "code that could tamper with its tests")):
+        found = [f for f in findings if f.unread == unread]
+        more = f"; and {len(found) - 4} more" if len(found) > 4 else ""
+        if found:
+            reasons.append(f"{why}: {'; '.join(map(str, found[:4]))}{more}")
     return Outcome(outcome.student_id, outcome.assignment, Status.NEEDS_REVIEW, outcome.score,
-                   outcome.max_score, f"code that could tamper with its tests: {shown}{more}")
+                   outcome.max_score, " | ".join(reasons))
 
 
 def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
