@@ -12,9 +12,9 @@ options are skipped without re-parsing the line word by word, aliases are follow
 A cell longer than ``CELL_LIMIT`` characters (256 kB), or too deeply nested for Python's own
 parser, is not read at all, nor is code past ``CODE_LIMIT`` (1 MB) in one submission; the scan
 says so (``Unreadable``) rather than pass code it has not read: an honest cell is a few kilobytes,
-a notebook a few dozen, and a TA can open one that is not. Reading costs about 40 s per MB of the
-densest code (``x=1`` lines), so a submission's scan stays under a minute. A cell that is not valid
-Python never runs, so it holds nobody.
+a notebook a few dozen, and a TA can open one that is not. The densest code (``x=1`` lines)
+costs about 30 s per MB to read, a plain string far less. A cell that is not valid Python never
+runs, so it holds nobody.
 """
 import ast
 import functools
