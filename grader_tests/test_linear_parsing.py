@@ -170,3 +170,12 @@ def test_a_similarity_check_past_its_limit_ends_with_a_line_in_the_report(tmp_pa
     assert time.perf_counter() - started < 5 and not ahead._process.is_alive()
     assert _similarity_section(tmp_path, "a1", ["ada"], ahead) == (
         "<p>No comparison: the similarity check did not finish within 0.01 s.</p>")
+
+
+@pytest.mark.parametrize("text", [lambda n: "\n" * n, lambda n: " \n" * n + "ValueError: late",
+                                  lambda n: "a." * n + "KeyError: x"])
+def test_the_reason_read_from_a_long_grading_log(text):
+    from course.grading.batch import _reason
+
+    _linear(_reason, text, 50_000)
+    assert _reason("Traceback\n  x\nmodule.ValueError: bad size\n") == "ValueError: bad size"

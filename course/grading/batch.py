@@ -143,7 +143,7 @@ def _timed_out(graded: Path) -> bool:
 
 # The last line of a Python traceback: ``module.Name: message`` (course errors say it all;
 # NbGraderException, raised last by nbgrader's API, only says "see the traceback above").
-EXCEPTION_LINE = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*(\w+(?:Error|Exception)): (.+)$", re.M)
+EXCEPTION_LINE = re.compile(r"^[ \t]*(?:[A-Za-z_]\w*\.)*(\w+(?:Error|Exception)): (.+)$", re.M)
 OWN_ERRORS = ("KernelStartError", "CellError")
 
 

@@ -81,7 +81,7 @@ CODE_LIMIT = 1 << 20     # characters of a submission's code the scan reads in a
 CACHED = 1 << 16         # cells up to this size keep their tree for the next student
 MAGIC_OPTIONS = 16       # words of options before a magic's code (honest lines have a few)
 DEPTH = 20_000           # frames the scan may use on a tree Python's parser built
-STACK = 512 << 20        # bytes of (reserved, not used) stack for the thread that walks it
+STACK = 256 << 20        # bytes of (reserved, not used) stack for the thread that walks it
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ The answer cells of each submitted notebook are compared pairwise with ``copydet
 (winnowed fingerprints of normalised tokens, so renamed variables and new comments do not
 hide a copy); the release's own code (stubs, imports, signatures) is boilerplate and never
 counts as a match. It informs; it never changes a score. It reads only the submissions, so
-``Ahead`` runs it in another process while the class is being graded, and ends it after
-``LIMIT`` seconds: a report then says the check did not finish rather than wait for it.
+``Ahead`` runs it in another process while the class is being graded; a report waits for it
+until ``LIMIT`` seconds after its start, then ends it and says the check did not finish.
 """
 import bisect
 import io
@@ -121,8 +121,8 @@ def _quietly(sender, root: Path, assignment: str, students: list[str]) -> None:
 
 class Ahead:
     """``similar_pairs`` of ``students``, started now in another process (its output to the run
-    log), for a report built later over the same students; ended ``limit`` seconds after its
-    start."""
+    log), for a report built later over the same students, which waits for it until ``limit``
+    seconds after its start."""
 
     def __init__(self, root: Path, assignment: str, students: list[str], limit: float = LIMIT):
         self.students, self.limit = sorted(students), limit
