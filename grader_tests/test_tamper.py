@@ -173,6 +173,14 @@ FORGERIES = {
         2, "reads the notebook's history (In) inside a function"),
     'package shadowing a module': ('%%writefile json/__init__.py\ndumps = str',
         1, 'writes json/__init__.py, which would stand in for json'),
+    'history declared global': ('def peek():\n    global _ih\n    return _ih[-1]',
+        3, "reads the notebook's history (_ih) inside a function"),
+    'history beside an own capture': ('def peek(x):\n    match x:\n        case [_i]:\n            return _i, _ih',
+        4, "reads the notebook's history (_ih) inside a function"),
+    'attrgetter frame': ("import operator\nup = operator.attrgetter('tb_frame.f_back')",
+        2, 'names tb_frame in a string'),
+    'string path in a call beside a docstring': ('def f():\n    """Harmless."""\n    return open("../../source/x.ipynb")',
+        3, "names the grader's files"),
 }
 
 
@@ -347,3 +355,24 @@ def test_python_files_handed_in_or_written_while_grading(tmp_path):
         "socket.cpython-311-x86_64-linux-gnu.so line 0: a module file written while grading that "
         "would stand in for socket",
         "zz.pth line 0: a module file written while grading that would stand in for Python's start-up"]
+
+
+def test_code_the_scan_cannot_read_is_its_own_reason():
+    from course.grading.batch import _held_for_review
+    from course.grading.outcome import Outcome, Status
+
+    big = scan_python("x = 1\n" * 100_000, "nb.ipynb cell #3")
+    forged = scan_python("import sys\nsys.settrace(print)", "nb.ipynb cell #4")
+    graded = Outcome("ada", A1, Status.GRADED, 40.0, 40.0)
+    held = _held_for_review(graded, big + forged)
+    assert held.status == Status.NEEDS_REVIEW and held.score == 40.0
+    assert held.reason == ("code the second opinion could not read: nb.ipynb cell #3 line 0: too "
+                           "large to read (586 kB; the scan reads at most 256 kB of code at a time)"
+                           " | code that could tamper with its tests: nb.ipynb cell #4 line 2: uses "
+                           "sys.settrace (installs an interpreter hook)")
+
+
+def test_a_notebook_that_cannot_be_opened_says_so(tmp_path):
+    (tmp_path / "nb.ipynb").write_text("{not json")
+    [finding] = scan_submission(tmp_path, tmp_path / "no-release")
+    assert finding.unread and str(finding) == "nb.ipynb line 0: the notebook cannot be read (NotJSONError)"

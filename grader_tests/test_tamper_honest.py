@@ -396,6 +396,49 @@ STYLES = {
             print(sorted(name for name in vars() if not name.startswith("_"))[:5])
         mine = {name: value for name, value in globals().items() if callable(value)}
     '''))]),
+    "names like the history's bound by match, except and global": Style(A1, added=[
+        ("pack_paragraphs", _code('''
+            def first_true(pairs):
+                """The index of the first (True, index) pair."""
+                for pair in pairs:
+                    match pair:
+                        case (True, _i):
+                            return _i
+                        case {"index": _ii, **_iii}:
+                            return _ii
+                return None
+
+
+            def parsed(text):
+                try:
+                    return int(text)
+                except ValueError as _i:
+                    print("not a number:", _i)
+                    return None
+
+
+            _i = 0
+
+
+            def bump():
+                """A counter kept in a global."""
+                global _i
+                _i += 1
+                return _i
+        ''')),
+    ]),
+    "paths and frame words in docstrings and plain strings": Style(A1, added=[
+        ("pack_paragraphs", _code('''
+            def load_notes(path="data.txt"):
+                """Read my notes; on the course server they would be /source/data.txt, but I keep
+                a copy beside the notebook (see ../source/README for the layout)."""
+                return open(path).read() if path.endswith(".txt") else ""
+
+
+            WORDS = {"f_back": "a frame's caller", "tb_frame": "where a traceback stopped"}
+            print("Python calls a frame's caller 'f_back'.", sorted(WORDS))
+        ''')),
+    ]),
     "plots with matplotlib and numpy settings": Style(A1, added=[("chunk_sizes", _code('''
         import random
 

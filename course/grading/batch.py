@@ -82,19 +82,28 @@ def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
         findings = scan_submission(submitted, root / "release" / assignment)
         findings += new_python_files(submitted, root / "autograded" / student / assignment)
     except Exception as error:  # a scan that fails must not pass the work unread
-        findings = [Finding("the tamper scan", 0, f"failed ({type(error).__name__}: {error})")]
+        findings = [Finding("the tamper scan", 0, f"failed ({type(error).__name__}: {error})",
+                            unread=True)]
     return _held_for_review(outcome, findings) if findings else outcome
 
 
 def _held_for_review(outcome: Outcome, findings) -> Outcome:
-    """A graded outcome whose code may have tampered with its tests: a TA looks first."""
-    places: dict[str, list[str]] = {}  # each place named once, with all that was found there
-    for finding in findings:
-        places.setdefault(f"{finding.where} line {finding.line}", []).append(finding.what)
-    shown = "; ".join(f"{place}: {', '.join(whats)}" for place, whats in list(places.items())[:4])
-    more = f"; and {len(places) - 4} more places" if len(places) > 4 else ""
+    """A graded outcome whose code may have tampered with its tests, or that the scan could not
+    read (each its own reason): a TA looks first. Each place is named once, with all that was
+    found there."""
+    reasons = []
+    for unread, why in ((True, "code the second opinion could not read"),
+                        (False, "code that could tamper with its tests")):
+        places: dict[str, list[str]] = {}
+        for finding in findings:
+            if finding.unread == unread:
+                places.setdefault(f"{finding.where} line {finding.line}", []).append(finding.what)
+        shown = "; ".join(f"{place}: {', '.join(whats)}" for place, whats in list(places.items())[:4])
+        more = f"; and {len(places) - 4} more places" if len(places) > 4 else ""
+        if places:
+            reasons.append(f"{why}: {shown}{more}")
     return Outcome(outcome.student_id, outcome.assignment, Status.NEEDS_REVIEW, outcome.score,
-                   outcome.max_score, f"code that could tamper with its tests: {shown}{more}")
+                   outcome.max_score, " | ".join(reasons))
 
 
 def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
@@ -139,7 +148,7 @@ def _timed_out(graded: Path) -> bool:
 
 # The last line of a Python traceback: ``module.Name: message`` (course errors say it all;
 # NbGraderException, raised last by nbgrader's API, only says "see the traceback above").
-EXCEPTION_LINE = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*(\w+(?:Error|Exception)): (.+)$", re.M)
+EXCEPTION_LINE = re.compile(r"^[ \t]*(?:[A-Za-z_]\w*\.)*(\w+(?:Error|Exception)): (.+)$", re.M)
 OWN_ERRORS = ("KernelStartError", "CellError")
 
 

@@ -6,13 +6,25 @@ shell; walks frames, tracebacks, generators or the object graph to other code's 
 the grader's files or other processes; opens sockets or raw memory; escapes in a shell; or runs
 code the scan cannot read. Magics' arguments, cell magics' bodies and ``exec`` literals are read
 as the code they run. Anything else an honest student writes passes.
+
+Student text is read in linear time and within bounds: no pattern here backtracks, a magic's
+options are skipped without re-parsing the line word by word, aliases are followed once each.
+A cell longer than ``CELL_LIMIT`` characters (256 kB), or too deeply nested for Python's own
+parser, is not read at all, nor is code past ``CODE_LIMIT`` (1 MB) in one submission; the scan
+says so (``Unreadable``) rather than pass code it has not read: an honest cell is a few kilobytes,
+a notebook a few dozen, and a TA can open one that is not. The densest code (``x=1`` lines)
+costs about 30 s per MB to read, a plain string far less. A cell that is not valid Python never
+runs, so it holds nobody.
 """
 import ast
 import functools
 import importlib.util
+import itertools
 import re
 import shlex
 import sys
+import threading
+from collections import defaultdict, deque
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,13 +67,21 @@ IMPORT_STATE = {"modules", "meta_path", "path_hooks", "path_importer_cache"}
 PATCHERS = {"patch", "object", "dict", "setattr", "delattr", "setitem", "delitem"}
 
 GRADER_FILE = re.compile(r"gradebook\.(?:db|sqlite)|nbgrader_config|postgres(?:ql)?://", re.I)
-GRADER_FOLDER = re.compile(r"(?:^/|\.\./)(?:\S*/)?(source|autograded|submitted|feedback)(?:/|$)")
 FOLDERS = {"source", "autograded", "submitted", "feedback"}
 OTHER_PROCESS = re.compile(r"^/proc/?$|^/proc/(?:\d|\*|\{|\[)")
 MODULE_FILES = (".py", ".pyc", ".so")
 # Names IPython keeps the notebook's input and output history under.
 HISTORY = re.compile(r"^(?:In|Out|_ih|_oh|_i{1,3}|_i\d+)$")
 ESCAPE = re.compile(r"\b(umount|mount|unshare|nsenter|chroot|pivot_root|setns|capsh)\b")
+# Calls whose string argument names an attribute (``getattr(tb, "tb_frame")``).
+BY_NAME = {"getattr", "setattr", "delattr", "hasattr", "attrgetter", "methodcaller",
+           "getattr_static", "__getattribute__", "__getattr__", "__setattr__", "__delattr__"}
+CELL_LIMIT = 1 << 18     # characters of one cell the scan reads (a solution is a few thousand)
+CODE_LIMIT = 1 << 20     # characters of a submission's code the scan reads in all
+CACHED = 1 << 16         # cells up to this size keep their tree for the next student
+MAGIC_OPTIONS = 16       # words of options before a magic's code (honest lines have a few)
+DEPTH = 20_000           # frames the scan may use on a tree Python's parser built
+STACK = 256 << 20        # bytes of (reserved, not used) stack for the thread that walks it
 
 
 @dataclass(frozen=True)
@@ -71,21 +91,81 @@ class Finding:
     where: str
     line: int
     what: str
+    unread: bool = False  # the scan could not read this code: not a finding about it
 
     def __str__(self) -> str:
         return f"{self.where} line {self.line}: {self.what}"
 
 
-@functools.lru_cache(maxsize=4096)
+class Unreadable(Exception):
+    """A cell the scan cannot read: too large, too deeply nested, or IPython cannot rewrite it."""
+
+
+def read_cell(code: str) -> ast.Module | None:
+    """The syntax tree of a cell's (IPython) code; None if it is not Python (so it never runs).
+    Raises ``Unreadable`` for a cell the scan cannot read."""
+    if len(code) > CELL_LIMIT:
+        raise Unreadable(f"too large to read ({_size(len(code))}; the scan reads at most "
+                         f"{_size(CELL_LIMIT)} of code at a time)")
+    return _parse_cached(code) if len(code) <= CACHED else _parse(code)
+
+
 def parse_cell(code: str) -> ast.Module | None:
-    """The syntax tree of a cell's (IPython) code; None if it does not parse, or run. Cached:
-    a class's cells repeat the release's text, and nothing here changes a tree."""
+    """``read_cell``, with None for a cell the scan cannot read as well."""
+    try:
+        return read_cell(code)
+    except Unreadable:
+        return None
+
+
+def _size(characters: int) -> str:
+    return f"{characters / 2**20:.1f} MB" if characters >= 2**20 else f"{characters / 1024:.0f} kB"
+
+
+def _parse(code: str) -> ast.Module | None:
     from IPython.core.inputtransformer2 import TransformerManager
 
     try:
         return ast.parse(TransformerManager().transform_cell(code))
     except (SyntaxError, ValueError):
         return None
+    except (RecursionError, MemoryError) as error:
+        raise Unreadable(f"too deeply nested to read ({type(error).__name__})") from None
+    except Exception as error:  # IPython's rewriting failed: the kernel's would fail alike
+        raise Unreadable(f"IPython cannot rewrite it ({type(error).__name__}: "
+                         f"{str(error)[:80]})") from None
+
+
+# A class's cells repeat the release's text, and nothing here changes a tree.
+_parse_cached = functools.lru_cache(maxsize=4096)(_parse)
+
+
+def deep(function, *args):
+    """``function(*args)`` with room to walk the trees Python compiles (an expression of 2,000
+    terms is 2,000 levels deep, three frames each in a visitor): in a thread of its own with a
+    large stack, under a recursion limit of ``DEPTH``; deeper trees raise RecursionError."""
+    if threading.current_thread().name == "deep scan":
+        return function(*args)
+    result = {}
+
+    def run():
+        try:
+            result["value"] = function(*args)
+        except BaseException as error:  # re-raised in the caller's thread
+            result["error"] = error
+
+    limit, stack = sys.getrecursionlimit(), threading.stack_size(STACK)
+    sys.setrecursionlimit(max(limit, DEPTH))
+    try:
+        thread = threading.Thread(target=run, name="deep scan")
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(stack)
+        sys.setrecursionlimit(limit)
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
 
 
 def bindings(tree: ast.Module | None) -> dict[str, str | None]:
@@ -164,14 +244,22 @@ class Names:
         aliases = [(node.targets if isinstance(node, ast.Assign) else [node.target], node.value)
                    for tree in trees for node in ast.walk(tree)
                    if isinstance(node, (ast.Assign, ast.NamedExpr))]
-        changed = True
-        while changed:  # aliases of aliases
-            changed = False
-            for targets, value in aliases:
-                if what := _reaches(value, sensitive):
-                    for target in targets:
-                        if isinstance(target, ast.Name) and target.id not in sensitive:
-                            sensitive[target.id], changed = what, True
+        waiting = defaultdict(set)  # name -> the aliases whose value mentions it
+        for index, (_, value) in enumerate(aliases):
+            for node in ast.walk(value):
+                if isinstance(node, ast.Name):
+                    waiting[node.id].add(index)
+        queue = deque(range(len(aliases)))
+        while queue:  # aliases of aliases: each alias again only when a name it mentions turns
+            targets, value = aliases[queue.popleft()]
+            try:
+                what = _reaches(value, sensitive)
+            except RecursionError:  # too deep to follow; the cell's own scan says it cannot read it
+                continue
+            for target in targets if what else []:
+                if isinstance(target, ast.Name) and target.id not in sensitive:
+                    sensitive[target.id] = what
+                    queue.extend(sorted(waiting[target.id]))
         return cls(sensitive, imported)
 
     def __or__(self, other: "Names") -> "Names":
@@ -253,21 +341,40 @@ def _text_findings(text: str) -> list[str]:
     """What a string (a path, a line of shell) says about the grader's files or processes."""
     found = []
     for token in text.split():
-        if GRADER_FILE.search(token) or GRADER_FOLDER.search(token):
+        if GRADER_FILE.search(token) or _names_folder(token):
             found.append(f"names the grader's files ({token[:60]})")
         elif OTHER_PROCESS.search(token):
             found.append(f"reads other processes ({token[:60]})")
     return found
 
 
+def _names_folder(token: str) -> bool:
+    """Whether a path (no spaces) names a grader's folder from the root or above its own:
+    ``/srv/course/source``, ``../../autograded/x``."""
+    if token.startswith("/"):
+        rest = token[1:]
+    elif (above := token.find("../")) >= 0:
+        rest = token[above + 3:]
+    else:
+        return False
+    return any(part in FOLDERS for part in rest.split("/"))
+
+
 def _first_code(line: str) -> str | None:
     """A magic's argument without its leading options (``-n 10 -r 3 f(x)`` -> ``f(x)``): the
-    first suffix, word by word, that parses as Python."""
-    words = line.split(" ")
-    for start in range(len(words)):
-        code = " ".join(words[start:]).strip()
-        if code and parse_cell(code) is not None:
-            return code
+    first suffix that parses as Python, starting at the line or after an option (``-x``) or an
+    option's value, for at most ``MAGIC_OPTIONS`` words (``Unreadable`` past them)."""
+    words = [(m.start(), m.group()) for m in
+             itertools.islice(re.finditer(r"\S+", line), MAGIC_OPTIONS + 2)]
+    for index, (start, _) in enumerate(words):
+        if index and not (words[index - 1][1].startswith("-")
+                          or (index > 1 and words[index - 2][1].startswith("-"))):
+            return None  # a word that is neither an option nor its value: the code began before
+        if index > MAGIC_OPTIONS:
+            raise Unreadable(f"a magic line with more than {MAGIC_OPTIONS} words of options, "
+                             "more than the scan reads")
+        if parse_cell(line[start:]) is not None:
+            return line[start:].strip()
     return None
 
 
@@ -279,10 +386,11 @@ class _Scan(ast.NodeVisitor):
         self.findings: list[Finding] = []
         self.shadowed: list[set[str]] = [set()]
         self.bodies: dict[int, int] = {}  # id of a string constant -> line its text starts on
+        self.by_name: set[int] = set()    # ids of strings a call takes as an attribute's name
 
-    def add(self, node, what: str, line: int | None = None) -> None:
+    def add(self, node, what: str, line: int | None = None, unread: bool = False) -> None:
         line = getattr(node, "lineno", 1) if line is None else line
-        self.findings.append(Finding(self.where, line + self.offset, what))
+        self.findings.append(Finding(self.where, line + self.offset, what, unread))
 
     def reaches(self, node) -> str | None:
         base = node
@@ -301,13 +409,15 @@ class _Scan(ast.NodeVisitor):
             inner.visit(tree)
             self.findings += inner.findings
 
-    # A function's own parameters, and locals that are not aliases, are not the notebook's.
+    # A function's own parameters, and locals that are not aliases, are not the notebook's; nor
+    # is a history name it declares global and writes itself (``global _i; _i = 0``).
     def visit_FunctionDef(self, node):
         own = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
         declared = {n for s in ast.walk(node) if isinstance(s, (ast.Global, ast.Nonlocal))
                     for n in s.names}
-        own |= {n.id for s in node.body for n in ast.walk(s) if isinstance(n, ast.Name)
-                and isinstance(n.ctx, ast.Store)} - declared - set(self.names.sensitive)
+        stored = {name for s in node.body for n in ast.walk(s) for name in _local_names(n)}
+        own |= stored - declared - set(self.names.sensitive)
+        own |= {name for name in stored & declared if HISTORY.match(name)}
         self.shadowed.append(self.shadowed[-1] | own)
         self.generic_visit(node)
         self.shadowed.pop()
@@ -387,11 +497,17 @@ class _Scan(ast.NodeVisitor):
             self.add(node, f"reads the notebook's history ({node.id}) inside a function, where it "
                            "shows the cells that run after it")
 
+    def visit_Expr(self, node):
+        if isinstance(node.value, ast.Constant):  # a docstring, or a string that does nothing
+            return
+        self.generic_visit(node)
+
     def visit_Constant(self, node):
         if not isinstance(node.value, str) or self.bodies.get(id(node)) == -1:
             return
-        if ATTRIBUTES.get(node.value, "-") is None:
-            self.add(node, f"names {node.value} in a string ({_why(node.value)})")
+        if id(node) in self.by_name and (named := next(
+                (p for p in node.value.split(".") if ATTRIBUTES.get(p, "-") is None), None)):
+            self.add(node, f"names {named} in a string ({_why(named)})")
         start = self.bodies.get(id(node), node.lineno)
         for number, text in enumerate(node.value.split("\n")):
             for what in _text_findings(text):
@@ -407,6 +523,8 @@ class _Scan(ast.NodeVisitor):
         name, args, func = _call_name(node), node.args, node.func
         first = args[0] if args else None
         literal = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+        if name in BY_NAME:
+            self.by_name.update(id(a) for a in args if isinstance(a, ast.Constant))
         if name in ("join", "joinpath") and any(
                 isinstance(a, ast.Constant) and a.value in FOLDERS for a in args):
             self.add(node, f"names the grader's files ({_show(node)})")
@@ -467,7 +585,12 @@ class _Scan(ast.NodeVisitor):
             self.bodies[id(node.args[2])] = node.lineno + 1
         python = magic in PYTHON_MAGICS or (magic == "script" and "python" in line)
         if python:
-            if code := _first_code(line):
+            try:
+                code = _first_code(line)
+            except Unreadable as error:
+                self.add(node, f"{error} (%{magic})", unread=True)
+                code = None
+            if code:
                 self.bodies[id(node.args[1])] = -1
                 self.nested(code, node.lineno)
             if body is not None:
@@ -488,6 +611,22 @@ class _Scan(ast.NodeVisitor):
             if target.endswith(".py"):
                 self.bodies[id(node.args[2])] = -1
                 self.nested(body, node.lineno + 1)
+
+
+def _local_names(node) -> list[str]:
+    """The names a node binds in the scope it is in (a store, ``except … as``, a pattern's
+    capture, an import, a nested definition)."""
+    if isinstance(node, ast.Name):
+        return [node.id] if isinstance(node.ctx, ast.Store) else []
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return [node.name] if node.name else []
+    if isinstance(node, ast.MatchMapping):
+        return [node.rest] if node.rest else []
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).split(".")[0] for a in node.names]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    return []
 
 
 def _through_namespace(node) -> bool:
@@ -524,14 +663,28 @@ def scan_python(code: str, where: str, protected: dict | None = None,
                 names: Names | None = None) -> list[Finding]:
     """Findings in one piece of code. ``protected`` maps the names tests take from the
     notebook's own cells to where those cells import them from (None: defined there);
-    ``names``: what the notebook's cells (this one included) bind, if not this cell alone."""
-    tree = parse_cell(code)
+    ``names``: what the notebook's cells (this one included) bind, if not this cell alone.
+    Code the scan cannot read is one finding, marked ``unread``."""
+    return deep(_scan_python, code, where, protected, names)
+
+
+def _scan_python(code: str, where: str, protected: dict | None, names: Names | None):
+    try:
+        tree = read_cell(code)
+    except Unreadable as error:
+        return [Finding(where, 0, str(error), unread=True)]
     if tree is None:
         return []
-    scan = _Scan(where, names or Names.of([tree]))
-    for name, (origin, line) in sorted(_bindings(tree).items()):
-        if name in (protected or {}) and (origin is None or origin != protected[name]):
-            scan.findings.append(Finding(where, line, f"rebinds {name}, which the tests take from "
-                                                      "the notebook's own cells"))
-    scan.visit(tree)
+    try:
+        scan = _Scan(where, names or Names.of([tree]))
+        for name, (origin, line) in sorted(_bindings(tree).items()):
+            if name in (protected or {}) and (origin is None or origin != protected[name]):
+                scan.findings.append(Finding(where, line, f"rebinds {name}, which the tests take "
+                                                          "from the notebook's own cells"))
+        scan.visit(tree)
+    except RecursionError:
+        return [Finding(where, 0, "too deeply nested to read (RecursionError)", unread=True)]
+    except Exception as error:  # a scan that fails says where, and never passes the cell unread
+        return [Finding(where, 0, f"the scan failed on this cell ({type(error).__name__}: "
+                                  f"{str(error)[:80]})", unread=True)]
     return sorted(set(scan.findings), key=lambda f: (f.line, f.what))

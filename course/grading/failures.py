@@ -4,6 +4,10 @@ The course's checks (course/lessons/checks.py) raise messages that name the case
 contract rule it exercises, so a failure is (test cell, case, rule): that is what a class
 report counts and what a student's summary groups. Only the case and the rule are kept:
 never what was received, expected or the test's code.
+
+Student text is read in linear time: headings line by line (no pattern that backtracks over a
+run of spaces), and of an error's text only its first ``ERROR_TEXT`` characters, where the
+course's checks put the case and the rule (a longer text is a received value quoted at length).
 """
 import re
 from dataclasses import dataclass
@@ -14,10 +18,10 @@ import nbformat
 from .submissions import grade_id, is_test_cell
 
 _CASE = re.compile(r"^case: (.*)$", re.M)
-_RULE = re.compile(r"^\s*the contract says: (.*)$", re.M)
-_DETAIL = re.compile(r"^\s*(?:problem: |the call raised |expected |did not finish|received: )(.*)$",
+_RULE = re.compile(r"^[ \t]*the contract says: (.*)$", re.M)
+_DETAIL = re.compile(r"^[ \t]*(?:problem: |the call raised |expected |did not finish|received: )(.*)$",
                      re.M)
-_HEADING = re.compile(r"^#{1,6}\s+(.*\S)\s*$", re.M)
+ERROR_TEXT = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -31,12 +35,20 @@ class Failure:
     problem: str = ""  # what went wrong, for course staff only (may quote a received value)
 
 
+def heading(line: str) -> str | None:
+    """The text of a markdown ATX heading line (``## Task 2``), or None."""
+    level = len(line) - len(line.lstrip("#"))
+    if 1 <= level <= 6 and line[level:level + 1] in (" ", "\t"):
+        return line[level:].strip() or None
+    return None
+
+
 def task_headings(nb) -> dict[str, str]:
     """Grade id -> the last heading above that cell (the task a student should reread)."""
     headings, current = {}, ""
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            found = _HEADING.findall(cell.source)
+            found = [h for line in cell.source.splitlines() if (h := heading(line))]
             current = found[-1] if found else current
         elif grade_id(cell):
             headings[grade_id(cell)] = current
@@ -44,7 +56,7 @@ def task_headings(nb) -> dict[str, str]:
 
 
 def _failure(output, gid: str, task: str) -> Failure:
-    text = str(output.get("evalue", ""))
+    text = str(output.get("evalue", ""))[:ERROR_TEXT]
     case, rule = _CASE.search(text), _RULE.search(text)
     detail = _DETAIL.search(text)
     problem = detail.group(0).strip().rstrip(":")[:160] if detail else ""

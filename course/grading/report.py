@@ -25,7 +25,7 @@ from .feedback_summary import heading_html, plain_heading
 from .logs import student_log
 from .outcome import Status
 from .plots import histogram, points_bars
-from .similarity import Ahead, similar_pairs
+from .similarity import Ahead, Unfinished
 from .submissions import grade_id, is_test_cell
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;padding:0 1em;
@@ -104,9 +104,12 @@ def _numbered(lines: list[tuple[int, str]], most: int = 40) -> str:
 
 def _similarity_section(root, assignment, students, ahead: Ahead | None) -> str:
     compared = [s for s in students if (root / "submitted" / s / assignment).is_dir()]
-    pairs = ahead.pairs(compared) if ahead else None
-    if pairs is None:
-        pairs = similar_pairs(root, assignment, compared)
+    try:
+        pairs = ahead.pairs(compared) if ahead else None
+        if pairs is None:  # not sought for these students: now, in its own process and time
+            pairs = Ahead(root, assignment, compared).pairs(compared)
+    except Unfinished as why:
+        return f"<p>No comparison: {escape(str(why))}.</p>"
     if not pairs:
         return "<p>No two students' answers are alike beyond the release's own code.</p>"
     parts = ["<p>Answer cells only; the release's code is left out. This informs a TA's "

@@ -4,11 +4,13 @@ The answer cells of each submitted notebook are compared pairwise with ``copydet
 (winnowed fingerprints of normalised tokens, so renamed variables and new comments do not
 hide a copy); the release's own code (stubs, imports, signatures) is boilerplate and never
 counts as a match. It informs; it never changes a score. It reads only the submissions, so
-``Ahead`` can run it in another process while the class is being graded.
+``Ahead`` runs it in another process while the class is being graded; a report waits for it
+until ``LIMIT`` seconds after its start, then ends it and says the check did not finish.
 """
+import bisect
 import io
 import multiprocessing as mp
-from concurrent.futures import ProcessPoolExecutor
+import time
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -20,6 +22,7 @@ from .logs import output_to, run_log
 from .submissions import grade_id, is_answer
 
 NOISE, GUARANTEE = 25, 30  # copydetect's defaults: k-gram length and the match it never misses
+LIMIT = 600  # seconds the check may take for a class, from its start
 
 
 @dataclass
@@ -62,15 +65,19 @@ def _answers(root: Path, assignment: str, student: str) -> str | None:
 
 
 def _lines(code: str, slices) -> list[tuple[int, str]]:
-    """(line number, text) of every line of ``code`` that a matched slice touches."""
+    """(line number, text) of every line of ``code`` that a matched slice touches (each line
+    once however many slices touch it: slices are merged before lines are counted)."""
     starts = [0]
     for line in code.splitlines(keepends=True):
         starts.append(starts[-1] + len(line))
     lines = code.splitlines()
-    touched = set()
-    for start, end in zip(*slices) if len(slices) else []:
-        touched.update(i for i in range(len(lines)) if starts[i] < end and starts[i + 1] > start)
-    return [(i + 1, lines[i]) for i in sorted(touched) if lines[i].strip()]
+    touched, reached = [], 0  # lines below ``reached`` are already in ``touched``
+    for start, end in sorted(zip(*slices)) if len(slices) else []:
+        first = max(bisect.bisect_right(starts, start) - 1, reached)
+        last = min(bisect.bisect_left(starts, end), len(lines))  # lines that start before ``end``
+        touched += range(first, last)
+        reached = max(reached, last)
+    return [(i + 1, lines[i]) for i in touched if lines[i].strip()]
 
 
 def similar_pairs(root: Path, assignment: str, students: list[str], top: int = 5,
@@ -100,26 +107,55 @@ def similar_pairs(root: Path, assignment: str, students: list[str], top: int = 5
     return pairs
 
 
-def _quietly(root: Path, assignment: str, students: list[str]) -> list[Pair]:
+class Unfinished(Exception):
+    """The similarity check did not finish in time, or failed: the message says which."""
+
+
+def _quietly(sender, root: Path, assignment: str, students: list[str]) -> None:
     with output_to(run_log(root, assignment)):
-        return similar_pairs(root, assignment, students)
+        try:
+            sender.send(("pairs", similar_pairs(root, assignment, students)))
+        except Exception as error:
+            sender.send(("error", f"{type(error).__name__}: {error}"))
 
 
 class Ahead:
     """``similar_pairs`` of ``students``, started now in another process (its output to the run
-    log), for a report built later over the same students."""
+    log), for a report built later over the same students, which waits for it until ``limit``
+    seconds after its start."""
 
-    def __init__(self, root: Path, assignment: str, students: list[str]):
-        self.students = sorted(students)
-        pool = ProcessPoolExecutor(1, mp_context=mp.get_context("spawn"))
-        self._future = pool.submit(_quietly, root, assignment, self.students)
-        pool.shutdown(wait=False)
+    def __init__(self, root: Path, assignment: str, students: list[str], limit: float = LIMIT):
+        self.students, self.limit = sorted(students), limit
+        self._deadline = time.monotonic() + limit
+        context = mp.get_context("spawn")
+        self._answer, sender = context.Pipe(duplex=False)
+        self._process = context.Process(target=_quietly, daemon=True,
+                                        args=(sender, root, assignment, self.students))
+        self._process.start()
+        sender.close()
+        self._result = None
 
     def pairs(self, students: list[str]) -> list[Pair] | None:
-        """The pairs, once found, if they were sought for exactly ``students``; else None."""
+        """The pairs, once found, if they were sought for exactly ``students``; else None.
+        Raises ``Unfinished`` if the check failed or ran past its limit (it is ended then)."""
         if sorted(students) != self.students:
             return None
+        if self._result is None:
+            self._result = self._wait()
+        kind, value = self._result
+        if kind != "pairs":
+            raise Unfinished(value)
+        return value
+
+    def _wait(self) -> tuple[str, object]:
         try:
-            return self._future.result()
-        except Exception:  # the report then runs the check itself, and shows what goes wrong
-            return None
+            if self._answer.poll(max(0.0, self._deadline - time.monotonic())):
+                return self._answer.recv()
+            return "late", f"the similarity check did not finish within {self.limit:g} s"
+        except EOFError:  # the process ended without an answer
+            self._process.join()
+            return "error", f"the similarity check ended early (exit code {self._process.exitcode})"
+        finally:
+            if self._process.is_alive():
+                self._process.kill()
+            self._process.join()

@@ -5,6 +5,8 @@ Verdicts are the grader's to judge, not the kernel's, so this scan guards no sco
 student on "needs review" only for code no honest student writes (see ``code_rules``), each
 finding named by notebook, cell and line. A locked or test cell nbgrader restores from the
 source is not the student's; any other cell is read, an added copy of a locked cell included.
+What the scan cannot read (a notebook it cannot open, a cell too large or too deep) is a finding
+of its own, marked ``unread``: the student waits for a TA rather than pass unread.
 """
 import ast
 import functools
@@ -13,7 +15,8 @@ from pathlib import Path
 
 import nbformat
 
-from .code_rules import MODULE_FILES, Finding, Names, bindings, module_shadowed, parse_cell, scan_python
+from .code_rules import (CODE_LIMIT, MODULE_FILES, Finding, Names, bindings, deep, module_shadowed,
+                         parse_cell, scan_python)
 
 __all__ = ["Finding", "Release", "new_python_files", "scan_file", "scan_notebook", "scan_python",
            "scan_submission"]
@@ -83,21 +86,55 @@ def _restored(cells, release: Release) -> set[int]:
     return set(last.values())
 
 
-def scan_notebook(path: Path, release: Release) -> list[Finding]:
-    """Findings in every code cell of the notebook at ``path`` that runs with its own text."""
-    nb = nbformat.read(path, as_version=4)
+@dataclass
+class Budget:
+    """Characters of code the scan of one submission still reads."""
+
+    left: int = CODE_LIMIT
+
+    def take(self, code: str) -> bool:
+        """Whether ``code`` is read (and counted), or left unread past the budget."""
+        if len(code) > self.left:
+            self.left = 0  # what follows is unread too: the TA reads on from here
+            return False
+        self.left -= len(code)
+        return True
+
+
+def _past_budget(where: str, code: str) -> Finding:
+    return Finding(where, 0, f"not read: the submission holds more than {CODE_LIMIT >> 20} MB of "
+                             f"code, the most the scan reads ({len(code) >> 10} kB here)", unread=True)
+
+
+def scan_notebook(path: Path, release: Release, budget: Budget | None = None) -> list[Finding]:
+    """Findings in every code cell of the notebook at ``path`` that runs with its own text
+    (within ``budget``, a fresh one if none)."""
+    return deep(_scan_notebook, path, release, budget or Budget())
+
+
+def _scan_notebook(path: Path, release: Release, budget: Budget) -> list[Finding]:
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception as error:
+        return [Finding(path.name, 0, f"the notebook cannot be read ({type(error).__name__})",
+                        unread=True)]
     restored = _restored(nb.cells, release)
     code = [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
-    names = Names.of(parse_cell(c.source) for _, c in code)
-    findings = []
+    own, known = [], []  # (where, text, read within the budget); the release's own cells
     for index, cell in code:
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
         if index in restored or (grade_id in release.fixed and cell.source == release.texts[grade_id]):
-            continue  # restored from the source, or runs the release's own text
+            known.append(cell.source)  # restored from the source, or runs the release's own text
+            continue
         label = _label(cell, index)
         if grade_id in release.fixed:
             label = f"cell #{index + 1} (a copy of locked cell {grade_id})"
-        findings += scan_python(cell.source, f"{path.name} {label}", release.protected, names)
+        own.append((f"{path.name} {label}", cell.source, budget.take(cell.source)))
+    names = Names.of(parse_cell(source) for source in known + [s for _, s, read in own if read])
+    findings = []
+    for where, source, read in own:
+        findings += (scan_python(source, where, release.protected, names) if read
+                     else [_past_budget(where, source)])
     return findings
 
 
@@ -107,16 +144,18 @@ def _read_release(path: Path, mtime: float) -> Release:
     return Release.read(path)
 
 
-def scan_file(path: Path, where: str, how: str) -> list[Finding]:
+def scan_file(path: Path, where: str, how: str, budget: Budget | None = None) -> list[Finding]:
     """Findings in a module file the kernel could load (``how`` it came to be there);
-    ``where`` is its path inside the submission."""
+    ``where`` is its path inside the submission (read within ``budget``, if one is given)."""
     findings = []
     if module := module_shadowed(where):
         findings.append(Finding(where, 0, f"a {'Python' if path.suffix == '.py' else 'module'} "
                                           f"file {how} that would stand in for {module}"))
     if path.suffix == ".py":
         try:
-            findings += scan_python(path.read_text(errors="replace"), where)
+            code = path.read_text(errors="replace")
+            findings += (scan_python(code, where) if budget is None or budget.take(code)
+                         else [_past_budget(where, code)])
         except OSError as error:
             findings.append(Finding(where, 0, f"a Python file {how} that cannot be read ({error})"))
     return findings
@@ -130,19 +169,20 @@ def _module_files(folder: Path) -> list[Path]:
 
 def scan_submission(folder: Path, release_folder: Path) -> list[Finding]:
     """Findings in a submitted folder: its notebooks' code cells and any Python files."""
-    findings = []
+    findings, budget = [], Budget()
     for path in sorted(folder.glob("*.ipynb")):
         release = release_folder / path.name
         known = (_read_release(release, release.stat().st_mtime) if release.exists()
                  else Release(frozenset(), {}))
-        findings += scan_notebook(path, known)
+        findings += scan_notebook(path, known, budget)
     for path in _module_files(folder):
-        findings += scan_file(path, str(path.relative_to(folder)), "in the submission")
+        findings += scan_file(path, str(path.relative_to(folder)), "in the submission", budget)
     return findings
 
 
 def new_python_files(before: Path, after: Path) -> list[Finding]:
     """Module files present in the graded folder ``after`` but not handed in ``before``."""
     handed_in = {p.relative_to(before) for p in _module_files(before)} if before.is_dir() else set()
+    budget = Budget()
     return [finding for p in _module_files(after) if p.relative_to(after) not in handed_in
-            for finding in scan_file(p, str(p.relative_to(after)), "written while grading")]
+            for finding in scan_file(p, str(p.relative_to(after)), "written while grading", budget)]

@@ -1,0 +1,181 @@
+"""Student text is parsed in linear time, within bounds: every parser the grader runs on a
+student's cells or outputs (task headings, failure texts, the second opinion, the similarity
+check) meets the inputs that once stalled it, and its time at 4n stays far below the square of
+its time at n. Past a cap the scan says what it did not read, and a slow similarity check ends
+with a line in the report.
+"""
+import ast
+import time
+
+import nbformat
+import numpy as np
+import pytest
+
+from course.grading import code_rules
+from course.grading.code_rules import CELL_LIMIT, CODE_LIMIT, Names, scan_python
+from course.grading.failures import notebook_failures, task_headings
+from course.grading.report import _similarity_section
+from course.grading.similarity import Ahead, Unfinished, _lines
+from course.grading.tamper import Release, scan_notebook
+
+QUADRATIC = 16  # what 4x the input costs a quadratic parser; a linear one stays near 4
+FACTOR = 12     # the bound: generous for a loaded machine, still well below quadratic
+FLOOR = 0.02    # seconds below which a timing is noise
+
+
+def _seconds(function, argument) -> float:
+    best = float("inf")
+    for _ in range(2):
+        started = time.perf_counter()
+        function(argument)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _linear(function, make, n: int, most: float = 10.0):
+    """``function`` on ``make(n)`` and ``make(4 * n)``: near-linear growth, under ``most`` s."""
+    small, large = _seconds(function, make(n)), _seconds(function, make(4 * n))
+    assert large < most, f"{large:.2f} s at 4n"
+    assert large < FACTOR * max(small, FLOOR), f"{small:.3f} s at n, {large:.3f} s at 4n"
+    return function(make(4 * n))
+
+
+def _markdown(text: str):
+    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(text),
+                                           _test_cell("# ## heading\nassert False")])
+
+
+def _test_cell(source: str, evalue: str = ""):
+    cell = nbformat.v4.new_code_cell(source, metadata={"nbgrader": {
+        "grade": True, "grade_id": "test_x", "points": 1, "solution": False, "locked": True}})
+    if evalue:
+        cell.outputs = [nbformat.v4.new_output("error", ename="AssertionError", evalue=evalue,
+                                               traceback=[])]
+    return cell
+
+
+@pytest.mark.parametrize("text", [lambda n: "#" + " " * n, lambda n: "#" * n,
+                                  lambda n: "# " + "x " * n, lambda n: "## \n" * n])
+def test_task_headings_of_long_runs(text):
+    headings = _linear(lambda md: task_headings(_markdown(md)), text, 100_000)
+    assert set(headings) <= {"test_x"}
+
+
+def test_a_heading_is_read_as_before():
+    nb = _markdown("intro\n#  Task 2: pack paragraphs  \n####### not a heading\n#nospace")
+    assert task_headings(nb) == {"test_x": "Task 2: pack paragraphs"}
+
+
+@pytest.mark.parametrize("text", [lambda n: "\n" * n + "case: late", lambda n: " \n" * n,
+                                  lambda n: "case: a\n" + " " * n + "\n  the contract says: r"])
+def test_failure_texts_of_long_runs(text):
+    make = lambda n: nbformat.v4.new_notebook(cells=[_test_cell("assert False", text(n))])  # noqa: E731
+    failures = _linear(notebook_failures, make, 200_000)
+    assert len(failures) == 1
+
+
+def test_a_failure_text_of_ten_megabytes_keeps_its_case_and_rule():
+    evalue = "case: empty list\n  the contract says: no chunks\n  received: " + "x" * 10_000_000
+    started = time.perf_counter()
+    [failure] = notebook_failures(nbformat.v4.new_notebook(cells=[_test_cell("x", evalue)]))
+    assert time.perf_counter() - started < 2
+    assert (failure.case, failure.rule) == ("empty list", "no chunks")
+
+
+@pytest.mark.parametrize("text", [lambda n: "../" * n, lambda n: "/" * n, lambda n: "/a" * n,
+                                  lambda n: "x" + "../x" * n])
+def test_path_findings_of_long_tokens(text):
+    _linear(code_rules._text_findings, text, 50_000)
+
+
+def test_a_long_path_that_names_the_sources_is_still_found():
+    assert code_rules._text_findings("../" * 100_000 + "source/x.ipynb")
+    assert not code_rules._text_findings("../" * 100_000 + "sources")
+
+
+def _cell(code: str):
+    return scan_python(code, "cell")
+
+
+@pytest.mark.parametrize("code", [lambda n: "%time" + ") " * n,
+                                  lambda n: "%timeit -n 1" + " x" * n,
+                                  lambda n: "%time " + "-q " * n])
+def test_magic_lines_of_many_words(code):
+    _linear(_cell, code, 4_000)
+
+
+def test_options_hiding_code_past_the_cap_hold_the_student():
+    hidden = "import course.lessons.checks as c\n%timeit " + "-q " * 40 + "setattr(c, 'expect', print)"
+    [finding] = _cell(hidden)
+    assert finding.unread and "more than 16 words of options" in finding.what
+    few = "import course.lessons.checks as c\n%timeit -q -n 1 -r 1 setattr(c, 'expect', print)"
+    assert [f.what for f in _cell(few)] == ["sets an attribute of course.lessons.checks "
+                                            "(setattr(c, 'expect', print))"]
+
+
+def _chain(n: int, reverse: bool) -> list:
+    lines = [f"a{i + 1} = a{i}" for i in range(n)]
+    return [ast.parse("import sys\na0 = sys\n" + "\n".join(lines[::-1] if reverse else lines))]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_alias_chains(reverse):
+    names = _linear(Names.of, lambda n: _chain(n, reverse), 2_000)
+    assert names.sensitive["a8000"] == "sys"
+
+
+def test_a_cell_of_ten_megabytes_is_not_read_and_says_so():
+    started = time.perf_counter()
+    [finding] = _cell("x = 1\n" * 1_750_000)
+    assert time.perf_counter() - started < 2
+    assert finding.unread and finding.what.startswith("too large to read (10.0 MB")
+
+
+def test_a_long_sum_is_read_and_a_deeper_one_says_it_was_not():
+    assert _cell("total = " + " + ".join(["1"] * 2_000)) == []
+    [finding] = _cell("total = " + "+".join(["1"] * 50_000))
+    assert finding.unread and "too deeply nested" in finding.what
+
+
+def test_a_submission_past_the_scans_budget_says_which_cells_it_did_not_read(tmp_path):
+    cell = f"x = '{'x' * (CELL_LIMIT - 16)}'"
+    count = CODE_LIMIT // len(cell) + 2
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell) for _ in range(count)])
+    path = tmp_path / "big.ipynb"
+    nbformat.write(nb, path)
+    started = time.perf_counter()
+    findings = scan_notebook(path, Release(frozenset(), {}))
+    assert time.perf_counter() - started < 10
+    assert [f.where for f in findings] == [f"big.ipynb cell #{i}" for i in (count - 1, count)]
+    assert all(f.unread and f.what.startswith("not read: the submission holds more than 1 MB")
+               for f in findings)
+
+
+def test_matched_lines_of_repeated_code():
+    def make(n):
+        code = "same = line\n" * n
+        starts = np.arange(0, len(code) - 200, 12)
+        return code, np.array([starts, starts + 200])
+
+    lines = _linear(lambda made: _lines(*made), make, 20_000)
+    assert len(lines) == 80_000 and lines[0] == (1, "same = line")
+
+
+def test_a_similarity_check_past_its_limit_ends_with_a_line_in_the_report(tmp_path):
+    (tmp_path / "submitted" / "ada" / "a1").mkdir(parents=True)
+    ahead = Ahead(tmp_path, "a1", ["ada"], limit=0.01)
+    started = time.perf_counter()
+    with pytest.raises(Unfinished, match="did not finish within 0.01 s"):
+        ahead.pairs(["ada"])
+    assert time.perf_counter() - started < 5 and not ahead._process.is_alive()
+    assert _similarity_section(tmp_path, "a1", ["ada"], ahead) == (
+        "<p>No comparison: the similarity check did not finish within 0.01 s.</p>")
+
+
+@pytest.mark.parametrize("text", [lambda n: "\n" * n, lambda n: " \n" * n + "ValueError: late",
+                                  lambda n: "a." * n + "KeyError: x"])
+def test_the_reason_read_from_a_long_grading_log(text):
+    from course.grading.batch import _reason
+
+    _linear(_reason, text, 50_000)
+    assert _reason("Traceback\n  x\nmodule.ValueError: bad size\n") == "ValueError: bad size"
