@@ -20,11 +20,13 @@ from course.lessons import decision_card, fence_check, real_docs
 from course.lessons.documents import LAB_QUERIES, POLICY
 from harness import (autograde, release_path, score_in_process, scratch_course, secret_lines,
                      source_path, submission)
-from implementations.a5_cards import CARD_ITEMS, COMPLETE, DEFECTIVE, FAIR_CARDS
+from implementations.a5_cards import CARD_ITEMS, COMPLETE, DEFECTIVE, FAIR_CARDS, TRIED_CARDS
 
 A5 = "05-own-docs-verdict"
-AUTOGRADED = 36.0
-MANUAL = 10.0
+AUTOGRADED = 30.0
+VERDICT = 10.0        # the verdict, graded by a TA
+CARD_REASONS = 6.0    # the card's reasons, graded by a TA
+MANUAL = VERDICT + CARD_REASONS
 CARD = decision_card.CARD_FILE
 KEEP_CARD = 'c.Autograde.exclude_overwriting = {"05-own-docs-verdict": ["chunking_notes.md"]}'
 
@@ -109,7 +111,7 @@ def test_a_card_with_several_defects_gets_a_message_for_each():
             .replace("| A row means nothing without its header, so tables stay atomic and overlap "
                      "would only duplicate rows. |", "| atomic |"))
     report = score(card=card)
-    assert lost(report) == {"test_card_defaults": 6}
+    assert lost(report) == {"test_card_defaults": CARD_ITEMS["test_card_defaults"]}
     message = report.failures["test_card_defaults"]
     assert message.count("must be given in tokens") == 4
     assert "over 50 %" in message and "code" in message
@@ -354,7 +356,7 @@ def test_verdict_is_a_manually_graded_answer_with_its_points_in_the_heading():
         answer = _cell(path, "verdict")
         meta = answer.metadata["nbgrader"]
         assert answer.cell_type == "markdown" and meta["grade"] and meta["solution"]
-        assert meta["points"] == MANUAL
+        assert meta["points"] == VERDICT
         rubric = _cell(path, "verdict_rubric")
         assert rubric.metadata["nbgrader"]["task"] and rubric.metadata["nbgrader"]["points"] == 0
         assert "(10 points, graded by a TA)" in rubric.source
@@ -505,6 +507,8 @@ def _class():
                                    COMPLETE, {}),
         **{f"card-{n}": (reference, DEFECTIVE[n][2], {})
            for n in ("size-in-characters", "exhibit-severs-nothing", "missing-rule")},
+        **{f"tried-{n}": (reference, card, {}) for n, (card, _) in TRIED_CARDS.items()
+           if n != "honest-long"},   # the reference's card is the honest long one
     }
 
 
@@ -545,6 +549,19 @@ def test_real_autograde_takes_exactly_the_defective_items_points(real_run, name)
     assert real_run[1][f"card-{name}"] == (AUTOGRADED - CARD_ITEMS[grade_cell], AUTOGRADED + MANUAL)
 
 
+@pytest.mark.parametrize("name", sorted(set(TRIED_CARDS) - {"honest-long"}))
+def test_real_autograde_gives_each_tried_card_its_points_and_leaves_the_reasons_to_a_ta(real_run, name):
+    from nbgrader.api import Gradebook
+    root, scores, _ = real_run
+    card_auto = sum(CARD_ITEMS.values())
+    assert scores[f"tried-{name}"] == (AUTOGRADED - card_auto + TRIED_CARDS[name][1],
+                                       AUTOGRADED + MANUAL)
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        grade = gb.find_grade("card_reasons", source_path(A5).stem, A5, f"tried-{name}")
+        assert grade.max_score == CARD_REASONS and grade.auto_score is None
+        assert grade.manual_score is None and grade.needs_manual_grade
+
+
 def test_real_autograde_without_the_file_loses_only_the_file_item(real_run):
     assert real_run[1]["no-file"] == (AUTOGRADED - CARD_ITEMS["test_card_file"], AUTOGRADED + MANUAL)
 
@@ -573,7 +590,7 @@ def test_graders_see_the_verdict_and_its_mark_scheme_after_autograding(real_run)
         sub = gb.find_submission(A5, "reference")
         assert sub.needs_manual_grade
         grade = gb.find_grade("verdict", source_path(A5).stem, A5, "reference")
-        assert grade.max_score == MANUAL and grade.needs_manual_grade
+        assert grade.max_score == VERDICT and grade.needs_manual_grade
 
 
 def test_feedback_hides_the_hidden_tests(real_run):

@@ -27,3 +27,23 @@ def test_later_outcomes_replace_earlier_ones_and_scores_come_from_the_gradebook(
     assert recorded(url, "a") == [Outcome("ann", "a", "graded", 7.0, 10.0, ""),
                                   Outcome("bob", "a", "not graded", None, None, "the kernel died")]
     assert recorded(url, "another assignment") == []
+
+
+def test_a_manual_cell_nobody_graded_keeps_the_outcome_awaiting_manual_grading(tmp_path):
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    prepare(url, "tearing-the-book")
+    with Gradebook(url) as gb:
+        gb.add_assignment("a")
+        gb.add_notebook("nb", "a")
+        gb.add_grade_cell("tests", "nb", "a", max_score=4, cell_type="code")
+        gb.add_grade_cell("verdict", "nb", "a", max_score=10, cell_type="markdown")
+        gb.add_student("ann")
+        gb.add_submission("a", "ann")
+        gb.find_grade("tests", "nb", "a", "ann").auto_score = 4.0  # what autograding leaves
+        gb.db.commit()
+    record(url, [Outcome("ann", "a", "graded", 4.0, 14.0)])
+    assert recorded(url, "a") == [Outcome("ann", "a", "awaiting manual grading", 4.0, 14.0, "", 10.0)]
+    with Gradebook(url) as gb:
+        gb.find_grade("verdict", "nb", "a", "ann").manual_score = 0.0  # a TA's 0 is a grade
+        gb.db.commit()
+    assert recorded(url, "a") == [Outcome("ann", "a", "graded", 4.0, 14.0, "")]

@@ -23,9 +23,11 @@ def test_demo_cycle_grades_the_synthetic_class(capsys):
             reference, blank = by["reference", assignment], by["blank", assignment]
             partly, broken = by["partly-done", assignment], by["broken", assignment]
             manual = _manual_points(root, assignment)
-            assert reference.status == "graded" and reference.score == reference.max_score - manual > 0
-            assert blank.status == "graded" and blank.score == 0
-            assert partly.status == "graded" and 0 < partly.score < partly.max_score
+            waits = "awaiting manual grading" if manual else "graded"
+            assert reference.status == waits and reference.score == reference.max_score - manual > 0
+            assert (reference.pending or 0) == manual, "the TA's points are pending, not lost"
+            assert blank.status in ("graded", waits) and blank.score == 0
+            assert partly.status in ("graded", waits) and 0 < partly.score < partly.max_score
             assert broken.status == "not graded" and broken.score is None
             assert "is not a readable notebook" in broken.reason
             cheat = by["cheating", assignment]
@@ -37,8 +39,15 @@ def test_demo_cycle_grades_the_synthetic_class(capsys):
         rows = list(csv.DictReader((root / "exports" / "grades.csv").open()))
         tasks = list(csv.DictReader((root / "exports" / f"{assignments(root)[0]}-tasks.csv").open()))
         assert {r["status"] for r in tasks} == {"graded", "not graded", "needs review"}
-        assert {r["status"] for r in rows} == {"graded", "not graded", "needs review"}
+        assert {r["status"] for r in rows} == {"graded", "awaiting manual grading", "not graded",
+                                               "needs review"}
         assert all(r["score"] == "" for r in rows if r["status"] == "not graded")
+        assert all(r["score"] == "" and r["autograded"] and r["pending"]
+                   for r in rows if r["status"] == "awaiting manual grading")
+        assert "0/" not in next(line for line in printed.splitlines() if line.startswith("cheating")), \
+            "a held row shows no number"
+        counters = [line for line in printed.splitlines() if line.startswith("2/3 grading")]
+        assert len(set(counters)) == len(assignments(root)), "a counter per assignment"
         held = [r for r in rows if r["status"] == "needs review"]
         assert {r["student_id"] for r in held} == {"cheating"} and len(held) == len(assignments(root))
         assert all(r["score"] == "" and "withheld until a TA reviews" in r["reason"] for r in held)
@@ -63,13 +72,13 @@ def _feedback_keeps_secrets(root, assignment):
 
 
 def _manual_points(root, assignment):
-    """Points that only a TA can give (manually graded answers)."""
+    """Points that only a TA can give (manually graded answers and tasks)."""
     import nbformat
 
     total = 0.0
     for path in notebooks(root, assignment, "source"):
         for cell in nbformat.read(path, as_version=4).cells:
             meta = cell.metadata.get("nbgrader", {})
-            if meta.get("grade") and meta.get("solution"):
+            if meta.get("grade") and meta.get("solution") or meta.get("task"):
                 total += float(meta.get("points", 0))
     return total

@@ -1,7 +1,8 @@
 """Every heading's points are the points of the graded cells under it, in every notebook.
 
 A student plans by the headings: "Part 5 (14 points)" over 16 points of tests misleads. The
-title's number is the total the gradebook gets (nbgrader's own grade cells).
+title's number is the total the gradebook gets (nbgrader's own grade cells, and the tasks a TA
+grades for points).
 """
 import re
 
@@ -32,7 +33,7 @@ def headings_with_points(nb):
                     declared = _POINTS.search(found.group(2))
                     headings.append([len(found.group(1)), found.group(2).strip(),
                                      int(declared.group(1)) if declared else None, 0.0])
-        if utils.is_grade(cell):
+        if _scored(cell):
             points = float(cell.metadata["nbgrader"].get("points", 0))
             deepest = 7
             for heading in reversed(headings):  # the cell sits under one open heading per level
@@ -42,8 +43,12 @@ def headings_with_points(nb):
     return headings
 
 
+def _scored(cell) -> bool:
+    return utils.is_grade(cell) or utils.is_task(cell)
+
+
 def gradebook_total(nb) -> float:
-    return sum(float(c.metadata["nbgrader"].get("points", 0)) for c in nb.cells if utils.is_grade(c))
+    return sum(float(c.metadata["nbgrader"].get("points", 0)) for c in nb.cells if _scored(c))
 
 
 CASES = [(a, p) for a in assignments() for p in notebooks(ROOT, a, "source")]

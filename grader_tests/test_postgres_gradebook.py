@@ -165,13 +165,15 @@ def test_manual_grades_survive_a_regrade(copies, gradebook_url):
     assert set(rows) == {"reference", "second"}
     assert all(float(rows[s][g]) == score for (s, g), score in entered.items())
     assert float(rows["reference"]["score"]) == reference.max_score
+    assert {rows[s]["status"] for s in rows} == {"graded"}, "every manual point is entered"
 
 
 def _manually_graded(assignment: str) -> list[str]:
-    """Grade ids of the answer cells a TA grades by hand."""
+    """Grade ids of the answer cells and tasks a TA grades by hand for points."""
     nb = nbformat.read(notebooks(ROOT, assignment, "source")[0], as_version=4)
     return [c.metadata.nbgrader["grade_id"] for c in nb.cells
-            if c.metadata.get("nbgrader", {}).get("grade") and c.metadata.nbgrader.get("solution")]
+            if c.metadata.get("nbgrader", {}).get("grade") and c.metadata.nbgrader.get("solution")
+            or c.metadata.get("nbgrader", {}).get("task") and c.metadata.nbgrader.get("points")]
 
 
 GRADERS = 6   # without the lock, six opening a new gradebook together collided in 2 of 2 runs

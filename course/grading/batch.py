@@ -21,8 +21,8 @@ from . import attempts
 from .intake import course_id, db_url, submitted_students, unreadable
 from .course_dir import ROOT, nbgrader_api, tool_env
 from .logs import output_to, run_log, student_log
-from .gradebook_csv import shorten
-from .outcome import Outcome, Status
+from .gradebook_csv import score_text, shorten
+from .outcome import Outcome, Status, settled
 from .sandbox_kernel import build_font_cache
 from .shared_gradebook import prepare
 from .tamper import Finding, new_python_files, scan_submission
@@ -76,7 +76,7 @@ def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
     if problem:
         return Outcome(student, assignment, Status.NOT_GRADED, None, None, problem)
     outcome = _autograde(api, root, assignment, student)
-    if outcome.status != Status.GRADED:
+    if outcome.status == Status.NOT_GRADED:
         return outcome
     try:
         findings = scan_submission(submitted, root / "release" / assignment)
@@ -129,7 +129,7 @@ def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
             with Gradebook(api.coursedir.db_url) as gb:
                 try:
                     sub = gb.find_submission(assignment, student)
-                    return Outcome(student, assignment, Status.GRADED, sub.score, sub.max_score)
+                    return settled(Outcome(student, assignment, Status.GRADED, None, None), sub)
                 except MissingEntry:
                     reason = "graded, but no score reached the gradebook"
         else:
@@ -284,7 +284,7 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
 
 def _report(progress, done: int, total: int, outcome: Outcome, started: float) -> None:
     """One progress line per finished student: how many are done and left, time so far."""
-    score = "" if outcome.score is None else f" {outcome.score:g}/{outcome.max_score:g}"
+    score = f" {score_text(outcome)}" if score_text(outcome) else ""
     why = f" — {shorten(outcome.reason, 110)}" if outcome.reason else ""
     progress(f"[{done}/{total} done, {total - done} left, {time.perf_counter() - started:.0f} s] "
              f"{outcome.student_id}: {outcome.status}{score}{why}", flush=True)

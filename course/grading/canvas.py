@@ -5,13 +5,15 @@ Canvas's import reads the columns of its own export: ``Student`` (sortable name)
 assignment named ``Name (id)`` with the Canvas assignment id (a column without an id makes
 a new assignment). A ``Points Possible`` row under the header gives each column's maximum.
 A student who is "not graded" or "needs review" gets an empty cell, never a 0: Canvas leaves
-an empty cell's grade as it is.
+an empty cell's grade as it is. So does one "awaiting manual grading", unless the instructor
+asks for the autograded part (``autograded_part``): Canvas then shows that part as the grade,
+and the next import, once a TA has graded, replaces it with the whole score.
 """
 import csv
 from pathlib import Path
 
 from .gradebook_csv import export_row
-from .outcome import Outcome
+from .outcome import Outcome, Status
 
 IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 ROSTER_COLUMNS = ["student_id", "name", "sis_login", "section"]  # canvas_id is optional
@@ -29,12 +31,17 @@ def read_roster(path: Path) -> dict[str, dict[str, str]]:
         return {row["student_id"].strip(): row for row in reader if row["student_id"].strip()}
 
 
+def _number(text: str | None) -> float | None:
+    return float(text) if text else None
+
+
 def read_outcomes(grades_csv: Path) -> list[Outcome]:
-    """The outcomes an ``exports/<assignment>-grades.csv`` holds (withheld scores stay out)."""
+    """The outcomes an ``exports/<assignment>-grades.csv`` holds (withheld scores stay out;
+    awaiting manual grading, the score is the autograded part)."""
     with grades_csv.open(newline="") as handle:
         return [Outcome(r["student_id"], r["assignment"], r["status"],
-                        float(r["score"]) if r["score"] else None,
-                        float(r["max_score"]) if r["max_score"] else None, r["reason"])
+                        _number(r["score"] or r.get("autograded")), _number(r["max_score"]),
+                        r["reason"], _number(r.get("pending")))
                 for r in csv.DictReader(handle)]
 
 
@@ -45,9 +52,11 @@ def column(assignment: str, canvas_ids: dict[str, str]) -> str:
 
 def write_canvas_csv(root: Path, assignments: list[str], path: Path,
                      roster: dict[str, dict[str, str]] | None = None,
-                     canvas_ids: dict[str, str] | None = None) -> Path:
+                     canvas_ids: dict[str, str] | None = None,
+                     autograded_part: bool = False) -> Path:
     """One row per student (the roster's, then any other graded student), one column per
-    assignment that has ``exports/<assignment>-grades.csv``."""
+    assignment that has ``exports/<assignment>-grades.csv``; a student awaiting manual
+    grading gets the autograded part only if ``autograded_part``, else an empty cell."""
     canvas_ids = canvas_ids or {}
     scores: dict[str, dict[str, str]] = {}
     maxima: dict[str, str] = {}
@@ -59,7 +68,8 @@ def write_canvas_csv(root: Path, assignments: list[str], path: Path,
         present.append(assignment)
         for outcome in read_outcomes(grades):
             row = export_row(outcome)  # the score only when graded: blank otherwise
-            scores.setdefault(outcome.student_id, {})[assignment] = row["score"]
+            part = autograded_part and outcome.status == Status.AWAITING_MANUAL
+            scores.setdefault(outcome.student_id, {})[assignment] = row["autograded" if part else "score"]
             maxima[assignment] = maxima.get(assignment) or row["max_score"]
     roster = roster or {}
     students = list(roster) + sorted(s for s in scores if s not in roster)

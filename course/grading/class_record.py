@@ -7,7 +7,7 @@ TAs. Scores are read back from nbgrader's tables, so manual grades entered later
 """
 from sqlalchemy import Column, Float, MetaData, String, Table, Text, create_engine, select
 
-from .outcome import Outcome
+from .outcome import Outcome, Status, settled
 
 METADATA = MetaData()
 OUTCOMES = Table(
@@ -49,7 +49,8 @@ def record(db_url: str, outcomes: list[Outcome]) -> None:
 
 def recorded(db_url: str, assignment: str) -> list[Outcome]:
     """The outcome of every student of ``assignment`` graded so far, by student id, with
-    today's scores from the gradebook (manual grades included)."""
+    today's scores from the gradebook (manual grades included: a student awaiting manual
+    grading is graded once a TA has scored every pending cell)."""
     from nbgrader.api import Gradebook, MissingEntry
 
     engine = create_engine(db_url)
@@ -59,7 +60,7 @@ def recorded(db_url: str, assignment: str) -> list[Outcome]:
                                       .order_by(OUTCOMES.c.student_id)).mappings().all()
     finally:
         engine.dispose()
-    outcomes = [Outcome(**row) for row in rows]
+    outcomes = [Outcome(**row) for row in rows]  # ``pending`` is not stored: it is read below
     gradebook = Gradebook(db_url)
     try:
         for outcome in outcomes:
@@ -69,7 +70,10 @@ def recorded(db_url: str, assignment: str) -> list[Outcome]:
                 submission = gradebook.find_submission(assignment, outcome.student_id)
             except MissingEntry:
                 continue
-            outcome.score, outcome.max_score = submission.score, submission.max_score
+            if outcome.status in (Status.GRADED, Status.AWAITING_MANUAL):
+                settled(outcome, submission)
+            else:
+                outcome.score, outcome.max_score = submission.score, submission.max_score
     finally:
         gradebook.close()
         gradebook.engine.dispose()

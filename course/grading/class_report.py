@@ -10,10 +10,13 @@ from .similarity import Ahead
 
 def report_assignment(root: Path, assignment: str, roster: Path | None = None,
                       canvas_ids: dict[str, str] | None = None,
-                      ahead: Ahead | None = None) -> tuple[Path, Path]:
+                      ahead: Ahead | None = None,
+                      autograded_part: bool = False) -> tuple[Path, Path]:
     """Write ``reports/<assignment>.html`` (with the similarity check ``ahead``, when it
-    compared the same students) and ``exports/canvas.csv``; return both paths."""
+    compared the same students) and ``exports/canvas.csv`` (the autograded part of a student
+    awaiting manual grading only if ``autograded_part``); return both paths."""
     page = write_report(root, assignment, ahead)
     canvas = write_canvas_csv(root, assignments(root), root / "exports" / "canvas.csv",
-                              read_roster(roster) if roster else None, canvas_ids)
+                              read_roster(roster) if roster else None, canvas_ids,
+                              autograded_part)
     return page, canvas

@@ -5,10 +5,13 @@ are never touched.
 
 The class is made from the course's own notebooks, so it follows every assignment:
 ``reference`` holds the instructor's solutions, ``blank`` the release as handed out,
-``partly-done`` solves every other answer cell, ``broken`` is a file that is not JSON, and
+``partly-done`` makes three mistakes a class really makes (taken from
+``grader_tests/implementations/``, so each breaks a contract rule the instructor page names)
+and leaves its last answer unsolved, ``broken`` is a file that is not JSON, and
 ``cheating`` replaces the course's checks so that no test can fail: its forged score is held
 for a TA's review, never exported.
 """
+import importlib.util
 import shutil
 import time
 from pathlib import Path
@@ -27,7 +30,7 @@ from .submissions import fill, grade_id, is_answer, solutions
 STUDENTS = {
     "reference": "the instructor's solutions",
     "blank": "the release, untouched",
-    "partly-done": "every other answer solved",
+    "partly-done": "three realistic mistakes and one answer left out",
     "broken": "a notebook file that is not JSON",
     "cheating": "rewrites the checks so no test can fail",
 }
@@ -50,6 +53,46 @@ def _stub(handout, answer_id: str) -> str:
     return cell.source.replace("raise NotImplementedError()", "pass")
 
 
+MISTAKES = {"01": "a1_packing", "02": "a2_overlap", "03": "a3_tearings", "04": "a4_tables",
+            "06": "a6_semantic"}  # assignment number -> grader_tests/implementations module
+
+
+def _implementations(name: str):
+    """A module of ``grader_tests/implementations`` (None where the checkout has none)."""
+    path = ROOT / "grader_tests" / "implementations" / f"{name}.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(f"demo_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _partly_done(assignment: str, answers: dict[str, str], ids: list[str]) -> dict[str, str]:
+    """Answers with three of the class's real mistakes, each in other cells, and the last
+    answer left as handed out (every other answer, where no mistakes are on file)."""
+    module = _implementations(MISTAKES.get(assignment[:2], ""))
+    if module is None:
+        return {g: answers[g] for g in ids[::2]}
+    made, touched, mistakes = dict(answers), set(), 0
+    for _, cells in module.WRONG.values():
+        if mistakes < 3 and not set(cells) & touched and set(cells) <= set(ids[:-1]):
+            made.update(cells)
+            touched |= set(cells)
+            mistakes += 1
+    made.pop(ids[-1], None)
+    return {g: made[g] for g in ids if g in made}
+
+
+def _a5_card(root: Path, assignment: str) -> None:
+    """Assignment 5's partly-done student hands in a card whose sizes are in characters."""
+    cards = _implementations("a5_cards")
+    folder = root / "submitted" / "partly-done" / assignment
+    if cards is not None and (folder / "chunking_notes.md").is_file():
+        (folder / "chunking_notes.md").write_text(cards.DEFECTIVE["size-in-characters"][2],
+                                                  encoding="utf-8")
+
+
 def synthetic_class(root: Path, assignment: str) -> dict[str, str]:
     """Write the demo students' submissions into ``submitted/``; return who is who."""
     for source, release in zip(notebooks(root, assignment, "source"),
@@ -60,7 +103,7 @@ def synthetic_class(root: Path, assignment: str) -> dict[str, str]:
         made = {
             "reference": fill(handout, answers),
             "blank": handout,
-            "partly-done": fill(handout, {g: answers[g] for g in ids[::2]}),
+            "partly-done": fill(handout, _partly_done(assignment, answers, ids)),
             "cheating": fill(handout, {g: _stub(handout, g) + (CHEAT if g == ids[0] else "")
                                        for g in ids}),
         }
@@ -71,6 +114,8 @@ def synthetic_class(root: Path, assignment: str) -> dict[str, str]:
             _copy_files(release.parent, folder)  # handed-out files, e.g. a template to fill
             if student == "reference":
                 _copy_files(source.parent / "instructor", folder)
+        if assignment.startswith("05"):
+            _a5_card(root, assignment)
         broken = root / "submitted" / "broken" / assignment
         broken.mkdir(parents=True, exist_ok=True)
         (broken / release.name).write_text('{"cells": [ this is not json')
@@ -99,10 +144,11 @@ def run(course: Path = ROOT, jobs: int = 2) -> list[Outcome]:
     regenerate(root)
     outcomes: list[Outcome] = []
     problems: list[str] = []
-    for assignment in assignments(root):
+    every = assignments(root)
+    for number, assignment in enumerate(every, 1):
         synthetic_class(root, assignment)
-        print(f"2/3 grading {assignment} with {jobs} workers (autograde, feedback, exports) …",
-              flush=True)
+        print(f"2/3 grading {assignment} (assignment {number} of {len(every)}) with {jobs} "
+              "workers (autograde, feedback, exports) …", flush=True)
         cycle = run_cycle(root, assignment, jobs=jobs, students=list(STUDENTS),
                           progress=lambda line, **_: print("    " + line, flush=True))
         outcomes += cycle.outcomes

@@ -3,14 +3,17 @@ import csv
 from pathlib import Path
 
 from .gradebook_csv import export_row, write_csv
-from .outcome import Outcome, Status
+from .outcome import Outcome, Status, is_pending
+
+SCORED = (Status.GRADED, Status.AWAITING_MANUAL)
 
 
-def task_points(gb, assignment: str, student: str) -> dict[str, float]:
+def task_points(gb, assignment: str, student: str) -> dict[str, float | None]:
     """Points per graded cell (grade id -> score) of one graded student, from the open
-    gradebook ``gb``."""
+    gradebook ``gb``; None for a cell a TA has still to grade (its CSV cell stays empty)."""
     sub = gb.find_submission(assignment, student)
-    return {grade.name: grade.score for nb in sub.notebooks for grade in nb.grades}
+    return {grade.name: None if is_pending(grade) else grade.score
+            for nb in sub.notebooks for grade in nb.grades}
 
 
 def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) -> tuple[Path, Path]:
@@ -22,7 +25,7 @@ def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) ->
     rows, tasks = [], []
     with Gradebook(db_url) as gb:  # one for the class: opening one checks every table
         for outcome in outcomes:
-            points = task_points(gb, assignment, outcome.student_id) if outcome.status == Status.GRADED else {}
+            points = task_points(gb, assignment, outcome.student_id) if outcome.status in SCORED else {}
             tasks += [t for t in points if t not in tasks]
             rows.append((outcome, points))
     path = folder / f"{assignment}-tasks.csv"
@@ -33,6 +36,6 @@ def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) ->
             row = export_row(outcome)
             writer.writerow([outcome.student_id, assignment, row["status"], row["score"],
                              row["max_score"],
-                             *[f"{points[t]:g}" if t in points else "" for t in tasks],
+                             *["" if points.get(t) is None else f"{points[t]:g}" for t in tasks],
                              row["reason"]])
     return totals, path

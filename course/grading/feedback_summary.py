@@ -16,6 +16,7 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from .colours import BLUE, GREY
 from .failures import Failure, notebook_failures, task_headings
+from .outcome import is_pending
 
 MARK = "course-feedback-summary"
 _POINTS = re.compile(r"\s*\(\d+(?:\.\d+)? points?\)$")
@@ -36,25 +37,41 @@ def plain_heading(heading: str) -> str:
     return _POINTS.sub("", heading[:300]).replace("`", "")
 
 
-def _tasks(nb) -> list[tuple[str, str, float, float]]:
-    """(task heading, first grade id, earned, possible) per task, in notebook order."""
+def _scored(cell) -> bool:
+    """A grade cell, or a task a TA grades for points."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return bool(meta.get("grade") or meta.get("task") and meta.get("points"))
+
+
+def _tasks(nb, pending=frozenset()) -> list[tuple[str, str, float, float, float]]:
+    """(task heading, first grade id, earned, possible, points awaiting a TA) per task, in
+    notebook order; the grade ids in ``pending`` await a TA."""
     headings, tasks = task_headings(nb), {}
     for cell in nb.cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        if meta.get("grade"):
+        if _scored(cell):
+            meta = cell.metadata.nbgrader
             gid = meta["grade_id"]
-            task = tasks.setdefault(headings.get(gid) or gid, [gid, 0.0, 0.0])
+            task = tasks.setdefault(headings.get(gid) or gid, [gid, 0.0, 0.0, 0.0])
             task[1] += float(meta.get("score") or 0)
             task[2] += float(meta.get("points") or 0)
-    return [(heading, gid, earned, possible) for heading, (gid, earned, possible) in tasks.items()]
+            if gid in pending:
+                task[3] += float(meta.get("points") or 0)
+    return [(heading, *values) for heading, values in tasks.items()]
 
 
-def bars_html(tasks: list[tuple[str, str, float, float]]) -> str:
+def bars_html(tasks: list[tuple[str, str, float, float, float]]) -> str:
     """Points per task as HTML bars (earned over the grey of possible), each task a link to its
-    cell: a table, not a picture, so it reads in any browser, screen reader included."""
-    widest = max(possible for *_, possible in tasks) or 1
+    cell: a table, not a picture, so it reads in any browser, screen reader included. A task
+    awaiting a TA says so instead of showing a bar."""
+    widest = max(t[3] for t in tasks) or 1
     rows = []
-    for heading, gid, earned, possible in tasks:
+    for heading, gid, earned, possible, waiting in tasks:
+        if waiting:
+            rows.append(f'<tr><td style="padding:0.1em 0.8em 0.1em 0"><a href="#{escape(gid)}">'
+                        f'{heading_html(heading, points=False)}</a></td>'
+                        f'<td style="width:40%"><i>awaits a TA\'s grading</i></td>'
+                        f'<td style="padding-left:0.8em;white-space:nowrap">? / {possible:g}</td></tr>')
+            continue
         share = 100 * possible / widest
         inner = 100 * earned / possible if possible else 0
         rows.append(
@@ -102,13 +119,17 @@ def _failures_html(failures: list[Failure]) -> list[str]:
     return parts
 
 
-def summary_html(nb) -> str:
-    """The summary of a graded notebook whose grade cells carry ``score`` and ``points``."""
-    tasks = _tasks(nb)
+def summary_html(nb, pending=frozenset()) -> str:
+    """The summary of a graded notebook whose grade cells carry ``score`` and ``points``;
+    the grade ids in ``pending`` await a TA, so their points are not counted as lost."""
+    tasks = _tasks(nb, pending)
     earned, possible = sum(t[2] for t in tasks), sum(t[3] for t in tasks)
+    waiting = sum(t[4] for t in tasks)
+    heading = (f"Summary: {earned:g} of {possible - waiting:g} autograded points; {waiting:g} "
+               "more await a TA's grading" if waiting else
+               f"Summary: {earned:g} of {possible:g} points")
     parts = [f'<div id="{MARK}" style="border:1px solid {GREY};padding:0.8em 1.2em;'
-             f'margin:0 0 1.5em 0;background:#f7f9fb">',
-             f"<h2>Summary: {earned:g} of {possible:g} points</h2>"]
+             f'margin:0 0 1.5em 0;background:#f7f9fb">', f"<h2>{heading}</h2>"]
     if tasks:
         parts.append(bars_html(tasks))
     failures = notebook_failures(nb)
@@ -128,9 +149,26 @@ def summary_html(nb) -> str:
     return "\n".join(parts)
 
 
+def pending_ids(resources) -> set[str]:
+    """Grade ids of this notebook's cells a TA has still to grade, from the gradebook that
+    ``GetGrades`` read (none when the resources name no gradebook)."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    info = resources.get("nbgrader", {})
+    if not all(info.get(k) for k in ("db_url", "notebook", "assignment", "student")):
+        return set()
+    with Gradebook(info["db_url"]) as gb:
+        try:
+            notebook = gb.find_submission_notebook(info["notebook"], info["assignment"],
+                                                   info["student"])
+        except MissingEntry:
+            return set()
+        return {grade.name for grade in notebook.grades if is_pending(grade)}
+
+
 class FeedbackSummary(NbGraderPreprocessor):
     """Leave the summary in ``resources["course_summary"]`` for the page's template."""
 
     def preprocess(self, nb, resources):
-        resources["course_summary"] = Markup(summary_html(nb))  # noqa: S704 (every value escaped)
+        resources["course_summary"] = Markup(summary_html(nb, pending_ids(resources)))  # noqa: S704 (every value escaped)
         return nb, resources

@@ -11,13 +11,16 @@ class Status(StrEnum):
     """Where a student's submission ended; the value is what the CSVs and pages print."""
 
     GRADED = "graded"
+    AWAITING_MANUAL = "awaiting manual grading"  # autograded; a TA has points still to grade
     NEEDS_REVIEW = "needs review"   # code that could have tampered with its tests: a TA looks
     NOT_GRADED = "not graded"       # nothing (or nothing trustworthy) was scored; the reason says why
 
 
 @dataclass
 class Outcome:
-    """One student's result for one assignment (``score`` is None when nothing was scored)."""
+    """One student's result for one assignment (``score`` is None when nothing was scored;
+    awaiting manual grading, ``score`` is the autograded part and ``pending`` the points a TA
+    has still to grade)."""
 
     student_id: str
     assignment: str
@@ -25,6 +28,23 @@ class Outcome:
     score: float | None
     max_score: float | None
     reason: str = ""
+    pending: float | None = None
 
     def __post_init__(self):
         self.status = Status(self.status)  # read back from a CSV or the database as text
+
+
+def is_pending(grade) -> bool:
+    """True if a person has still to score this nbgrader ``Grade``: it carries points, and
+    neither the autograder nor a TA gave it any (nbgrader's own ``score`` reads that as 0)."""
+    return bool(grade.max_score) and grade.manual_score is None and grade.auto_score is None
+
+
+def settled(outcome: Outcome, submission) -> Outcome:
+    """A graded ``outcome`` with the score of nbgrader's ``submission`` as it stands today:
+    awaiting manual grading while any of its points are pending, graded once none are."""
+    pending = sum(g.max_score for nb in submission.notebooks for g in nb.grades if is_pending(g))
+    outcome.score, outcome.max_score = submission.score, submission.max_score
+    outcome.status = Status.AWAITING_MANUAL if pending else Status.GRADED
+    outcome.pending = pending or None
+    return outcome

@@ -20,6 +20,7 @@ import nbformat
 from .attempts import attempts
 from .canvas import read_outcomes
 from .course_dir import notebooks
+from .gradebook_csv import score_text
 from .failures import student_failures, task_headings
 from .feedback_summary import heading_html, plain_heading
 from .logs import student_log
@@ -60,7 +61,8 @@ def _task_points(root: Path, assignment: str) -> dict[str, dict[str, float]]:
     fixed = {"student_id", "assignment", "status", "score", "max_score", "reason"}
     with path.open(newline="") as handle:
         return {row["student_id"]: {k: float(v) for k, v in row.items() if k not in fixed and v}
-                for row in csv.DictReader(handle) if row["status"] == Status.GRADED}
+                for row in csv.DictReader(handle)
+                if row["status"] in (Status.GRADED, Status.AWAITING_MANUAL)}
 
 
 def _table(header: list[str], rows: list[list[str]], numeric=()) -> str:
@@ -131,7 +133,8 @@ def _points_section(root, assignment, maxima) -> str:
     if not (points and maxima):
         return ""
     ids = list(maxima)
-    mean = [statistics.mean(points[s].get(g, 0) for s in points) for g in ids]
+    # A cell a TA has still to grade has no points yet: the mean is of those who have them.
+    mean = [statistics.mean([points[s][g] for s in points if g in points[s]] or [0]) for g in ids]
     tasks: dict[str, list[float]] = {}  # the chart: one bar per task, named as the notebook does
     for g, m in zip(ids, mean):
         task = tasks.setdefault(plain_heading(maxima[g][1]) or g, [0.0, 0.0])
@@ -145,8 +148,27 @@ def _points_section(root, assignment, maxima) -> str:
             for g, m in zip(ids, mean)], numeric={2, 3, 4})
 
 
+def _awaiting_section(assignment, outcomes) -> str:
+    """Who awaits manual grading, for how many points, and how a TA grades them."""
+    waiting = [o for o in outcomes if o.status == Status.AWAITING_MANUAL]
+    if not waiting:
+        return "<p>No student awaits manual grading.</p>"
+    rows = [[escape(o.student_id), f"{o.score:g} of {o.max_score:g}", f"{o.pending or 0:g}"]
+            for o in waiting]
+    return (f"<p>{len(waiting)} students have manually graded cells nobody has graded yet; "
+            "their scores are not final, are not in the histogram, and reach Canvas only once "
+            "graded. To grade them, start JupyterLab in the course folder (<code>make lab</code>), "
+            "open <b>Nbgrader → Formgrader</b> (or run <code>nbgrader formgrader</code>), then "
+            f"<i>Manual Grading</i> → <code>{escape(assignment)}</code>, the page "
+            f"<code>/formgrader/gradebook/{escape(assignment)}</code>: each cell shows its mark "
+            "scheme. Then run <code>python -m course export "
+            f"{escape(assignment)}</code> and <code>python -m course report "
+            f"{escape(assignment)}</code>.</p>"
+            + _table(["student", "autograded part", "points pending"], rows, numeric={1, 2}))
+
+
 def _held_section(root, assignment, outcomes, page) -> str:
-    held = [o for o in outcomes if o.status != Status.GRADED]
+    held = [o for o in outcomes if o.status not in (Status.GRADED, Status.AWAITING_MANUAL)]
     return _table(["student", "status", "reason", "log"], [
         [escape(o.student_id), escape(o.status), escape(o.reason),
          _link(student_log(root, assignment, o.student_id), page, "grading log")]
@@ -162,7 +184,7 @@ def _time_section(root, assignment, outcomes, page) -> str:
         total += seconds
         feedback = sorted((root / "feedback" / o.student_id / assignment).glob("*.html"))
         rows.append([escape(o.student_id), escape(o.status),
-                     "" if o.score is None else f"{o.score:g}", str(len(tries)),
+                     score_text(o), str(len(tries)),
                      f"{seconds:.1f}" if tries else "",
                      str(sum(a.kernel_restarts for a in tries)),
                      _link(student_log(root, assignment, o.student_id), page, "log") +
@@ -201,7 +223,10 @@ def build(root: Path, assignment: str, ahead: Ahead | None = None) -> str:
         "<h2>Points per task across the class</h2>",
         *filter(None, [_points_section(root, assignment, maxima)]),
         "<h2>Test cases failed most often</h2>",
-        _failures_section(root, assignment, [o.student_id for o in graded]),
+        _failures_section(root, assignment, [o.student_id for o in outcomes if o.status in
+                                             (Status.GRADED, Status.AWAITING_MANUAL)]),
+        "<h2>Awaiting manual grading</h2>",
+        _awaiting_section(assignment, outcomes),
         "<h2>Not graded, or held for review</h2>",
         _held_section(root, assignment, outcomes, page),
         "<h2>Grading time</h2>",

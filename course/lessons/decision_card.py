@@ -11,7 +11,12 @@ The card has a title and four numbered sections, each a markdown table or a fenc
    happens and why it cannot wait.
 
 ``parse_card`` reads the text into a ``Card``; ``format_problems`` lists what is missing or
-unreadable. Both only read: whether the content is *right* is for the grader to judge.
+unreadable, and ``rubric_problems`` what the autograded rubric rejects: the checks a program
+can make honestly (every cell filled with words, sizes in tokens and overlaps in percent within
+range, the exhibit a real chunk of the student's fixed chunker that tears an answer). Whether a
+mechanism, failure mode or "why" is *true* no program can tell: a TA grades that, with a mark
+scheme. The grader runs these same checks (the exhibit against the contract's chunker), so the
+notebook's format check warns of everything the hidden rubric will reject.
 """
 import re
 from dataclasses import dataclass, field
@@ -138,17 +143,23 @@ def _keyed_rows(text: str | None, keys: dict, columns: dict) -> tuple[dict, dict
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 
 
+def without_remarks(cell: str) -> str:
+    """A card cell without its remarks in parentheses: "512 (about 2,000 characters)" is 512."""
+    return re.sub(r"\([^()]*\)", " ", cell)
+
+
 def numbers(cell: str) -> list[float]:
     """The numbers in a card cell, thousands separators read ("1,024" is 1024, not 1 and 24);
     anything in parentheses is a remark and ignored."""
-    return [float(n.replace(",", "")) for n in re.findall(_NUMBER, re.sub(r"\(.*?\)", "", cell))]
+    return [float(n.replace(",", "")) for n in re.findall(_NUMBER, without_remarks(cell))]
 
 
 # Words that carry no content of their own: a cell made of them says nothing.
 _FILLER = set("""a an the and or but of to in on at by for with from as is are be was it its this
 that these those there here so very just some any thing things stuff something etc etc. blah
 lorem ipsum dolor sit amet foo bar baz qux xxx todo tbd tba n/a na none word words text yes no
-ok okay test asdf filler whatever same above below""".split())
+ok okay test asdf filler whatever same above below consectetur adipiscing elit sed do eiusmod
+tempor incididunt ut labore et dolore magna aliqua""".split())
 
 
 def content_words(cell: str) -> set[str]:
@@ -161,6 +172,124 @@ def says_something(cell: str, least_words: int) -> bool:
     with content: an honest short cell like "uniform logs" passes; "blah blah blah",
     "word word word" and lorem ipsum do not."""
     return len(cell.split()) >= least_words and len(content_words(cell)) >= max(2, -(-least_words // 2))
+
+
+def family_problems(card: Card) -> list[str]:
+    """Item 1's autograded rubric: each family's cells filled with words that say something."""
+    return [f"{family}: the '{column}' cell needs at least {least} words that say something "
+            "(filler such as 'blah' or one word repeated does not count)"
+            for family in FAMILIES if family in card.families
+            for column, least in (("mechanism", 3), ("best for", 2), ("failure mode", 3))
+            if not says_something(card.families[family].get(column, ""), least)]
+
+
+def _unit_problems(content: str, size: str, size_head: str, overlap: str, over_head: str):
+    """A size in tokens from 16 to 8,192 and an overlap in percent from 0 to 50 (remarks in
+    parentheses are remarks: they neither give nor void a unit or a number)."""
+    problems = []
+    low, olow = without_remarks(size).lower(), without_remarks(overlap).lower()
+    other = ("char", "word")
+    in_tokens = ("token" in size_head or "token" in low) and not any(u in size_head for u in other) \
+        and ("token" in low or not any(u in low for u in other))
+    if not in_tokens:
+        problems.append(f"{content}: the size must be given in tokens (found {size!r} under {size_head!r})")
+    elif not numbers(size):
+        problems.append(f"{content}: the size needs a number of tokens (found {size!r})")
+    elif not all(16 <= n <= 8192 for n in numbers(size)):
+        problems.append(f"{content}: {size!r} is outside 16 to 8,192 tokens")
+    if any(u in olow for u in ("token", *other)) or not (
+            "%" in olow or "%" in over_head or "percent" in over_head + olow):
+        problems.append(f"{content}: give the overlap as a percentage of the size (found {overlap!r})")
+    elif not numbers(overlap):
+        problems.append(f"{content}: the overlap needs a number of percent (0 is fine; found {overlap!r})")
+    elif not all(0 <= n <= 50 for n in numbers(overlap)):
+        problems.append(f"{content}: an overlap of {overlap!r} is over 50 % of the chunk")
+    return problems
+
+
+def defaults_problems(card: Card) -> list[str]:
+    """Item 2's autograded rubric: units and ranges, a separator priority, a why of a sentence."""
+    size_head = card.default_headers.get("size", "").lower()  # "size (tokens)": the unit
+    over_head = card.default_headers.get("overlap", "").lower()
+    problems = []
+    for content in CONTENT_TYPES:
+        row = card.defaults.get(content)
+        if row is None:
+            continue
+        problems += _unit_problems(content, row.get("size", ""), size_head,
+                                   row.get("overlap", ""), over_head)
+        if not row.get("separators", "").strip():
+            problems.append(f"{content}: the separator priority is empty")
+        if not says_something(row.get("why", ""), 6):
+            problems.append(f"{content}: the why needs a whole sentence (at least six words, "
+                            "most of them saying something)")
+    return problems
+
+
+def rule_problems(card: Card) -> list[str]:
+    """Item 4's autograded rubric: what happens and why it cannot wait, in words."""
+    problems = []
+    for rule in RULES:
+        row = card.rules.get(rule)
+        if row is None:
+            continue
+        if not says_something(row.get("what", ""), 3):
+            problems.append(f"{rule}: say what happens at chunk time (at least three words that say something)")
+        if not says_something(row.get("why", ""), 5):
+            problems.append(f"{rule}: give the reason it cannot wait (at least five words that say something)")
+    return problems
+
+
+def _torn_at_edge(chunk: str, part: str) -> bool:
+    return any(chunk.endswith(part[:k]) or chunk.startswith(part[-k:]) for k in range(6, len(part)))
+
+
+def tears_an_answer(chunk: str, run: list[str], document: str, queries) -> bool:
+    """True if ``chunk`` holds (or cuts at its edge) part of some query's evidence while no
+    chunk of ``run`` holds all of it: the answer is severed."""
+    for query in queries:
+        parts = query.evidence
+        if not all(p in document for p in parts) or any(all(p in w for p in parts) for w in run):
+            continue  # whole in some chunk of the run (this one or another): not torn
+        if any(p in chunk for p in parts) or any(_torn_at_edge(chunk, p) for p in parts):
+            return True
+    return False
+
+
+def exhibit_problems(card: Card, chunk_fixed, document: str, queries) -> list[str]:
+    """Item 3 checked with ``chunk_fixed`` (the student's, in the notebook; the grader uses
+    the contract's): the pasted chunk is one of its chunks at the card's settings, and tears
+    an answer."""
+    pasted = (card.exhibit.chunk or "").strip()
+    if not pasted:
+        return []
+    size = 180 if card.exhibit.size is None else card.exhibit.size
+    overlap = 40 if card.exhibit.overlap is None else card.exhibit.overlap
+    if not (1 <= size and 0 <= overlap < size):
+        return [f"exhibit: the settings size = {size}, overlap = {overlap} are not a valid fixed "
+                "chunking (need 0 <= overlap < size)"]
+    run = chunk_fixed(document, size, overlap)
+    found = [w for w in run if isinstance(w, str) and w.strip() == pasted]
+    if not found or len(pasted) < 20:
+        return [f"exhibit: not a chunk the fixed chunker produces on the lab's policy at size = "
+                f"{size}, overlap = {overlap} (paste it verbatim: same characters, same line "
+                "breaks, no whitespace collapsed)"]
+    if not tears_an_answer(found[0], run, document, queries):
+        return ["exhibit: a real chunk, but it tears no answer: for each lab answer it holds none "
+                "of the evidence, or that answer is whole in some chunk of the same run"]
+    return []
+
+
+def rubric_problems(card: Card, chunk_fixed=None, document: str = "", queries=()) -> list[str]:
+    """Everything the autograded rubric rejects, one line each: the format, items 1, 2 and 4,
+    and item 3 when ``chunk_fixed`` is given."""
+    problems = format_problems(card)
+    problems += [f"families table, {p}" for p in family_problems(card)]
+    problems += [f"defaults table, {p}" for p in defaults_problems(card)]
+    if chunk_fixed is not None:
+        problems += exhibit_problems(card, chunk_fixed, document, queries)
+    problems += [f"rules table, {p}" for p in rule_problems(card)]
+    return problems
 
 
 def _exhibit(text: str | None) -> Exhibit:

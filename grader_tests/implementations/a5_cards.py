@@ -108,8 +108,8 @@ DEFECTIVE = {
 }
 
 # Which grade cells the card's rubric items are, and their points.
-CARD_ITEMS = {"test_card_families": 4, "test_card_defaults": 6, "test_card_exhibit": 4,
-              "test_card_rules": 4, "test_card_file": 2}
+CARD_ITEMS = {"test_card_families": 2, "test_card_defaults": 4, "test_card_exhibit": 4,
+              "test_card_rules": 2, "test_card_file": 2}
 
 
 def _policy_windows(size: int, overlap: int) -> list[str]:
@@ -155,4 +155,57 @@ FAIR_CARDS = {
         "| metadata stamping | every chunk gets its source, heading path and character offsets | once "
         "the text is a loose string nobody can tell which file or section it came from |",
         "| metadata stamping | stamp source and offsets | later nobody knows the origin |"),
+}
+
+
+def _prose(card: str, say) -> str:
+    """``card`` with every prose cell (families, the defaults' whys, rules) replaced by
+    ``say(cell)``; the numbers, separators and the exhibit stay as they are."""
+    out = []
+    for line in card.splitlines(keepends=True):
+        cells = line.rstrip("\n").split("|")
+        if line.startswith("| ") and len(cells) > 3 and not set(cells[1].strip()) <= set("-"):
+            first = cells[1].strip()
+            if first in ("fixed-size", "recursive", "structure-aware", "metadata stamping",
+                         "table atomicity", "heading-path prefixing"):
+                cells[2:-1] = [f" {say(c.strip())} " for c in cells[2:-1]]
+            elif first in ("prose", "markdown docs", "tables", "code"):
+                cells[5] = f" {say(cells[5].strip())} "
+        out.append("|".join(cells) + ("\n" if line.endswith("\n") else ""))
+    return "".join(out)
+
+
+_SALAD = "chunk token overlap window boundary retrieval embedding context"
+
+# Cards written from the release alone, each with what the autograder may give it of the
+# card's 14 autograded points (the other 6, the reasons, are a TA's: the mark scheme gives the
+# honest cards 6 and the others 0).
+TRIED_CARDS = {
+    "honest-long": (COMPLETE, 14),
+    "honest-short": (_replace(
+        "| fixed-size | cut a window every N units, slide by N minus the overlap | uniform logs and "
+        "transcripts | cuts mid-sentence and tears a rule from its number |",
+        "| fixed-size | fixed windows, then slide | uniform logs | cuts mid-sentence often |")
+        .replace("| recursive | split on the first separator present (paragraph, line, sentence, "
+                 "word), merge pieces while they fit | plain prose without headings | ignores the "
+                 "author's sections and can still split a table or a code block |",
+                 "| recursive | split on strongest separator | plain prose | splits tables and fences |")
+        .replace("| A paragraph or two keeps one topic per vector while a modest overlap patches "
+                 "the rare mid-thought cut. |", "| One topic per chunk, overlap patches cuts. |")
+        .replace("| A row means nothing without its header, so tables stay atomic and overlap would "
+                 "only duplicate rows. |", "| Rows are useless without their header. |")
+        .replace("| every chunk gets its source, heading path and character offsets | once the text "
+                 "is a loose string nobody can tell which file or section it came from |",
+                 "| stamp source and offsets | later nobody knows the origin |"), 14),
+    "honest-with-remarks": (_replace("| prose | 256 | 15 |", "| prose | 256 (about 1,000 characters) "
+                                     "| 15 (about 40 tokens) |")
+                            .replace("| tables | 512 | 0 |", "| tables | 512 (about 2,000 characters) "
+                                     "| 0 (rows are never repeated) |")
+                            .replace("| code | 400 | 0 |", "| code | 400 (a long function) | 0 (2 % "
+                                     "would cut mid-line) |"), 14),
+    "keyword-salad": (_prose(COMPLETE, lambda cell: _SALAD), 14),
+    "one-word-repeated": (_prose(COMPLETE, lambda cell: " ".join(["chunk"] * 8)), 6),
+    "lorem-ipsum": (_prose(COMPLETE, lambda cell: "Lorem ipsum dolor sit amet, consectetur "
+                           "adipiscing elit, sed do eiusmod tempor incididunt ut labore.")
+                    .replace(_EXHIBIT, "Lorem ipsum dolor sit amet, consectetur adipiscing elit."), 2),
 }
