@@ -12,6 +12,7 @@ and the next import, once a TA has graded, replaces it with the whole score.
 import csv
 from pathlib import Path
 
+from .csv_cells import SafeWriter
 from .gradebook_csv import export_row
 from .outcome import Outcome, Status
 
@@ -75,7 +76,7 @@ def write_canvas_csv(root: Path, assignments: list[str], path: Path,
     students = list(roster) + sorted(s for s in scores if s not in roster)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
+        writer = SafeWriter(handle)
         writer.writerow(IDENTITY + [column(a, canvas_ids) for a in present])
         writer.writerow(["    Points Possible", "", "", "", ""] + [maxima.get(a, "") for a in present])
         for student in students:

@@ -1,7 +1,7 @@
 """Grade exports for an LMS: totals with a status column, and points per task."""
-import csv
 from pathlib import Path
 
+from .csv_cells import SafeWriter
 from .gradebook_csv import export_row, write_csv
 from .outcome import Outcome, Status, is_pending
 
@@ -30,7 +30,7 @@ def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) ->
             rows.append((outcome, points))
     path = folder / f"{assignment}-tasks.csv"
     with path.open("w", newline="") as handle:
-        writer = csv.writer(handle)
+        writer = SafeWriter(handle)
         writer.writerow(["student_id", "assignment", "status", "score", "max_score", *tasks, "reason"])
         for outcome, points in rows:
             row = export_row(outcome)

@@ -5,11 +5,11 @@ its tests) keeps the autograder's score in its reason, so no unreviewed point re
 an "awaiting manual grading" row gives the autograded part and the points pending in columns
 of their own, never as the score.
 """
-import csv
 import textwrap
 from dataclasses import asdict
 from pathlib import Path
 
+from .csv_cells import SafeDictWriter
 from .outcome import Outcome, Status
 
 
@@ -20,7 +20,7 @@ COLUMNS = ["student_id", "assignment", "status", "score", "max_score", "autograd
 def write_csv(outcomes: list[Outcome], path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
+        writer = SafeDictWriter(handle, fieldnames=COLUMNS)
         writer.writeheader()
         for outcome in outcomes:
             writer.writerow(export_row(outcome))

@@ -81,26 +81,60 @@ def names(limit: int | None = None) -> list[str]:
     return [doc.name for doc in catalog(limit)]
 
 
+MAX_OWN_BYTES = 1024 * 1024  # your own document: a README, not a data dump
+
+
 def load(choice: str, folder: str | Path = ".") -> RealDoc:
     """The document ``choice`` names: a catalog entry, or a text file of your own.
 
-    A path is read relative to ``folder`` (the notebook's folder by default). Keep your own
-    file beside the notebook and submit it with it: the autograder sees only your folder.
+    Your own file is a plain file in ``folder`` (the notebook's folder by default), named
+    without any folder: the autograder sees only your assignment folder, and nothing outside
+    it is ever read (no ``..``, no absolute path, no link, at most 1 MiB). Keep your file
+    beside the notebook and submit it with it.
     """
     if type(choice) is not str or not choice.strip():
         raise ValueError("choose a document: a name from real_docs.names() or a path to your "
                          "own README beside this notebook")
     choice = choice.strip()
-    path = Path(folder) / choice
-    if choice.lower().endswith((".md", ".markdown", ".rst", ".txt")) or "/" in choice:
-        if not path.is_file():
-            raise FileNotFoundError(
-                f"{choice!r} is not a file beside this notebook; copy your README here (and "
-                "submit it with the notebook), or choose one of real_docs.names()")
-        text = path.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
-        return RealDoc(choice, text, f"your file {choice}")
+    if choice.lower().endswith((".md", ".markdown", ".rst", ".txt")) or "/" in choice \
+            or "\\" in choice:
+        return RealDoc(choice, _own_text(choice, Path(folder)), f"your file {choice}")
     for doc in catalog():
         if _normal(doc.name) == _normal(choice):
             return doc
     raise LookupError(f"{choice!r} is not among the real documents found here: "
                       f"{', '.join(names())}")
+
+
+def _own_text(choice: str, folder: Path) -> str:
+    """The text of the student's own file ``choice`` in ``folder``, or a ValueError saying why
+    it is refused (it names a place outside the folder, a link, or not a plain file)."""
+    import os
+    import stat
+
+    if "/" in choice or "\\" in choice or choice in (".", "..") or "\0" in choice:
+        raise ValueError(f"{choice[:80]!r}: name a file beside this notebook, without a folder "
+                         "(copy your README here and submit it with the notebook)")
+    try:
+        fd = os.open(folder / choice, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{choice!r} is not a file beside this notebook; copy your README here (and "
+            "submit it with the notebook), or choose one of real_docs.names()") from None
+    except OSError as error:  # ELOOP: a link, never followed
+        raise ValueError(f"{choice!r} cannot be read: links are not followed, copy the file "
+                         f"itself here ({error.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{choice!r} is not a plain file")
+        if info.st_size > MAX_OWN_BYTES:
+            raise ValueError(f"{choice!r} is {info.st_size:,} bytes: your own document may "
+                             f"hold at most {MAX_OWN_BYTES:,}")
+        with os.fdopen(fd, "rb") as handle:
+            fd = None
+            data = handle.read(MAX_OWN_BYTES + 1)
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
