@@ -93,7 +93,8 @@ def _failures_section(root, assignment, graded) -> str:
         return "<p>No test case failed for any graded student.</p>"
     rows = [[str(n), escape(gid), heading_html(task), escape(case),
              escape(rule) if rule else _no_rule(examples[gid, case, rule, task])]
-            for (gid, case, rule, task), n in counts.most_common(15)]
+            for (gid, case, rule, task), n in sorted(counts.items(),  # ties in a fixed order
+                                                     key=lambda kv: (-kv[1], kv[0]))[:25]]
     return (f"<p>Of {len(graded)} graded students; each test cell stops at its first failed "
             "case.</p>" + _table(["students", "test cell", "task", "case", "contract rule"],
                                  rows, numeric={0}))
