@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from . import attempts
-from .intake import course_id, db_url, submitted_students, unreadable
+from .intake import course_id, db_url, submitted_students, unreadable, unsafe_id
 from .course_dir import ROOT, nbgrader_api, tool_env
 from .logs import output_to, run_log, student_log
 from .gradebook_csv import score_text, shorten
@@ -72,7 +72,7 @@ def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
     log = student_log(root, assignment, student)
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text("")  # each grading starts the student's log afresh
-    problem = unreadable(submitted)
+    problem = unsafe_id(student) or unreadable(submitted)
     if problem:
         return Outcome(student, assignment, Status.NOT_GRADED, None, None, problem)
     outcome = _autograde(api, root, assignment, student)

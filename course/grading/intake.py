@@ -17,6 +17,30 @@ def submitted_students(root: Path, assignment: str) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if (p / assignment).is_dir()) if folder.is_dir() else []
 
 
+ID_PATTERN_CHARACTERS = set("*?[]")  # nbgrader globs an id: these would match classmates
+MAX_ID = 100
+
+
+def unsafe_id(student: str) -> str | None:
+    """Why ``student`` cannot be graded as a name, or None. nbgrader reads a student id as a
+    glob pattern and builds paths from it, so an id must be a plain name: no ``* ? [ ]``, no
+    folder separator, no whitespace or control character, not starting with a dot, at most
+    100 characters. A refused id is "not graded" before anything is graded or removed."""
+    import unicodedata
+
+    shown = repr(student[:MAX_ID])
+    if not student or len(student) > MAX_ID:
+        return f"the student id {shown} is empty or longer than {MAX_ID} characters"
+    if set(student) & ID_PATTERN_CHARACTERS:
+        return (f"the student id {shown} holds * ? [ or ], which nbgrader reads as a pattern "
+                "matching classmates: rename the folder to a plain name")
+    if student.startswith(".") or "/" in student or "\\" in student or any(
+            unicodedata.category(c)[0] in "CZ" for c in student):
+        return (f"the student id {shown} holds a dot at its start, a folder separator, a space "
+                "or a control character: rename the folder to a plain name")
+    return None
+
+
 def not_plain(folder: Path) -> str | None:
     """Why ``folder`` holds something other than plain files and folders, naming it; else None.
 
@@ -28,7 +52,7 @@ def not_plain(folder: Path) -> str | None:
     """
     for outer in (folder, folder.parent):
         if outer.is_symlink():
-            return f"{outer.name} (a folder holding the submission) is a symbolic link"
+            return f"the submission's folder {outer.name} (a folder holding the submission) is a symbolic link"
     count = size = 0
     for parent, folders, files in os.walk(folder):
         for name in sorted(folders + files):
@@ -37,11 +61,11 @@ def not_plain(folder: Path) -> str | None:
             shown = path.relative_to(folder)
             count, size = count + 1, size + info.st_size
             if stat.S_ISLNK(info.st_mode):
-                return f"{shown} is a symbolic link (links are never followed)"
+                return f"the submission's file {shown} is a symbolic link (links are never followed)"
             if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
-                return f"{shown} is a hard link ({info.st_nlink} names for one file)"
+                return f"the submission's file {shown} is a hard link ({info.st_nlink} names for one file)"
             if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
-                return f"{shown} is a device, fifo or socket, not a file"
+                return f"the submission's file {shown} is a device, fifo or socket, not a file"
     if count > MAX_FILES or size > MAX_BYTES:
         return (f"the submission holds {count} files, {size / 1024 ** 2:.0f} MiB (at most "
                 f"{MAX_FILES} files and {MAX_BYTES // 1024 ** 2} MiB are graded)")
@@ -61,7 +85,8 @@ def unreadable(folder: Path) -> str | None:
             nbformat.read(path, as_version=4)
         except Exception as error:  # any way a file fails to be a notebook is reported
             first = str(error).strip().splitlines()[0][:120] if str(error).strip() else ""
-            return f"{path.name} is not a readable notebook ({type(error).__name__}: {first})"
+            return (f"the submission's file {path.name} is not a readable notebook "
+                    f"({type(error).__name__}: {first})")
     return None
 
 
