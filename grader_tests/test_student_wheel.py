@@ -10,6 +10,7 @@ released, with no error but the stubs' NotImplementedError and what it causes. `
 exits 1 naming the failing test cells of a release notebook, and 0 on a solved one.
 """
 import ast
+import json
 import os
 import re
 import shutil
@@ -155,7 +156,9 @@ def test_wheel_ships_the_lessons_and_nothing_else(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         shipped = {n: archive.read(n).decode("utf-8", "replace") for n in names
-                   if not n.split("/")[0].endswith(".dist-info")}
+                   if not n.split("/")[0].endswith((".dist-info", ".data"))}
+        data = [n.split("/", 2)[2] for n in names if n.split("/")[0].endswith(".data")]
+    assert data == ["share/jupyter/lab/settings/overrides.json"], data
         top_level = next(archive.read(n).decode() for n in names if n.endswith("/top_level.txt"))
     lessons = ROOT / "course" / "lessons"
     expected = {"course/__init__.py"} | {
@@ -210,6 +213,9 @@ def test_self_study_install_brings_jupyterlab_and_no_instructor_tools(ran):
     assert not installed & instructors, f"not for students: {sorted(installed & instructors)}"
     for command in ("jupyter-lab", "course-check"):
         assert (venv / "bin" / command).is_file(), f"{command} is not installed"
+    overrides = venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    notification = json.loads(overrides.read_text())["@jupyterlab/apputils-extension:notification"]
+    assert notification == {"fetchNews": "false", "checkForUpdates": False}, "the news toast is on"
 
 
 def course_check(venv: Path, notebook: Path) -> subprocess.CompletedProcess:

@@ -2,9 +2,10 @@
 
 ``pip install ./student`` builds in student/, but the lessons live in ../course, and setuptools
 will not package a folder outside the project. So every hook copies an allowlist (this folder's
-pyproject.toml and backend, ``course/__init__.py`` and ``course/lessons/``) into a scratch
-folder and lets setuptools build there: course/grading, source/ (solutions, hidden tests) and
-grader_tests/ cannot slip in. An sdist holds ``course/`` itself, so it builds the same way.
+pyproject.toml, backend and JupyterLab overrides, ``course/__init__.py`` and ``course/lessons/``)
+into a scratch folder and lets setuptools build there: course/grading, source/ (solutions,
+hidden tests) and grader_tests/ cannot slip in. An sdist holds ``course/`` itself, so it builds
+the same way.
 """
 import os
 import shutil
@@ -15,7 +16,7 @@ from pathlib import Path
 from setuptools import build_meta as _setuptools
 
 HERE = Path(__file__).resolve().parent
-OWN = ("pyproject.toml", "backend.py")
+OWN = ("pyproject.toml", "backend.py", "overrides.json")
 SHIPPED = ("course/__init__.py", "course/lessons")
 
 
