@@ -158,8 +158,8 @@ def test_wheel_ships_the_lessons_and_nothing_else(wheel):
         shipped = {n: archive.read(n).decode("utf-8", "replace") for n in names
                    if not n.split("/")[0].endswith((".dist-info", ".data"))}
         data = [n.split("/", 2)[2] for n in names if n.split("/")[0].endswith(".data")]
-    assert data == ["share/jupyter/lab/settings/overrides.json"], data
         top_level = next(archive.read(n).decode() for n in names if n.endswith("/top_level.txt"))
+    assert data == ["share/jupyter/lab/settings/overrides.json"], data
     lessons = ROOT / "course" / "lessons"
     expected = {"course/__init__.py"} | {
         f"course/lessons/{p.relative_to(lessons).as_posix()}" for p in lessons.rglob("*")
