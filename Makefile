@@ -35,6 +35,8 @@ release: install
 
 ## Open the student notebooks in JupyterLab.
 lab: install
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp student/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json  # no news toast
 	$(VENV)/bin/jupyter lab --notebook-dir=release
 
 ## Autograde every collected submission of assignment A with JOBS workers (default: one per

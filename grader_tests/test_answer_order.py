@@ -9,6 +9,8 @@ cell) and the course analogy (shown at the top of assignment 1). The answer must
 * a multiple-choice answer: no run of six words of the right option's text;
 * a number, string or list: no visible check ``expect(…, value)`` or ``… == value`` on it;
 * a list of numbers: not written out in the prose (e.g. "200, 60 and 150");
+* a set, list, tuple or dict answer, graded or only predicted: not the example its question
+  gives (e.g. `{"fixed"}`);
 * every answer: none of the giveaway phrases that review once found before the question
   (paraphrases a word-match cannot see), so they cannot come back.
 """
@@ -33,11 +35,17 @@ GIVEAWAYS = {
     "apac_alone_enough": ["the model just cannot read it", "three tokens with no meaning"],
     "fixed_top_has_header": ["retrieval may well find that chunk", "where fixed chunks cannot"],
     "groups_at_10": ["number of groups\", len(groups), 4"],
-    "cost_source": ["you embed every sentence", "every sentence is embedded to find the cuts"],
-    "worth_it_when": ["structure first; semantic chunking"],
+    "cost_source": ["you embed every sentence", "every sentence is embedded to find the cuts",
+                    "a model call per sentence", "the index needs one vector per chunk"],
+    "worth_it_when": ["structure first; semantic chunking",
+                      "the only strategy here that finds the topics"],
     "threshold_effect": ["never fewer: a gap that cuts"],
     "overlap_evidence": ["it stores text another window already holds",
-                         "the overlap itself are not new evidence", "overlap only repeats text"],
+                         "the overlap itself are not new evidence", "overlap only repeats text",
+                         "it holds nothing new", "competes for a slot in the top-k"],
+    "overflow_at_500": ["characters into a token", "a token or more per character"],
+    "fix_for_torn_rule": ["keeps all nine rules whole", "so every rule, whole"],
+    "row_without_header_possible": ["nothing smaller keeps a row with its header"],
 }
 
 _BLOCKS = [("### BEGIN SOLUTION", "### END SOLUTION"),
@@ -206,3 +214,53 @@ def test_the_walk_would_catch_a_leak():
     label, name, value, q, option, cells = cases["sizes_at_200"]
     prose = nbformat.v4.new_markdown_cell("They pack into chunks of 200, 60 and 150 words.")
     assert leaks(label, name, value, q + 1, option, (prose,) + cells)
+
+
+# --- a question's example is not its answer --------------------------------------------------
+
+EXAMPLE = re.compile(r"`([\[{(][^`]*)`")
+
+
+def examples(question: str) -> list:
+    """The container literals a question cell shows in code spans, e.g. ``{"fixed": 1}``."""
+    found = []
+    for span in EXAMPLE.findall(question):
+        try:
+            found.append(ast.literal_eval(span))
+        except (ValueError, SyntaxError):
+            pass
+    return found
+
+
+def example_leaks(cells) -> list[str]:
+    """Answer cells (graded or predictions) whose solution is the example the question shows."""
+    found = []
+    for index, cell in enumerate(cells):
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type != "code" or not meta.get("solution") or meta.get("grade"):
+            continue
+        q = index - 1
+        while q > 0 and cells[q].cell_type != "markdown":
+            q -= 1
+        shown = examples(visible(cells[q].source))
+        for name, value in _solution_values(cell.source).items():
+            if isinstance(value, (set, list, tuple, dict)) and value in shown:
+                found.append(f"{name} = {value!r} is the example of its question (cell {q})")
+    return found
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_no_example_is_the_answer(assignment):
+    for path in notebooks(ROOT, assignment, "source"):
+        found = example_leaks(nbformat.read(path, as_version=4).cells)
+        assert not found, f"{path.name}: " + "; ".join(found)
+
+
+def test_the_example_check_would_catch_a_leak():
+    question = nbformat.v4.new_markdown_cell('Set `guess` to a set, e.g. `{"fixed"}`.')
+    answer = nbformat.v4.new_code_cell('guess = None\n### BEGIN SOLUTION\nguess = {"fixed"}\n'
+                                       '### END SOLUTION')
+    answer.metadata["nbgrader"] = {"solution": True, "grade": False}
+    assert example_leaks([question, answer])
+    question.source = 'Set `guess` to a set, e.g. `{"recursive"}`.'
+    assert not example_leaks([question, answer])

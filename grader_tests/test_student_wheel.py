@@ -1,16 +1,23 @@
-"""The students' wheel: the lessons and nothing else, and every release notebook runs from it.
+"""The students' package: the lessons and nothing else, and every release notebook runs from it.
 
-Builds the wheel as ``make wheel`` does, reads its file list and metadata, installs it into a
-fresh venv outside the checkout (with ipykernel and nbclient, at constraints.txt's versions)
-and runs every release notebook top to bottom in that venv's kernel, from copies of release/
-in a scratch folder: filled with the instructor's solutions, with no error and nothing on
-stderr; as released, with no error but the stubs' NotImplementedError and what it causes.
+Builds the wheel as ``make wheel`` does and reads its file list and metadata. Then does what a
+self-studying student does: a fresh venv outside the checkout, ``pip install ./student`` with
+that venv's own pip and nothing else (no constraints file, no other package), which must bring
+JupyterLab and ``course-check`` but not nbgrader, Playwright, pytest or a database driver. In
+that venv it runs every release notebook top to bottom, from copies of release/ in a scratch
+folder: filled with the instructor's solutions, with no error and nothing on stderr; as
+released, with no error but the stubs' NotImplementedError and what it causes. ``course-check``
+exits 1 naming the failing test cells of a release notebook, and 0 on a solved one.
 """
 import ast
+import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -18,7 +25,7 @@ import nbformat
 import pytest
 
 from course.grading.course_dir import ROOT, assignments, notebooks
-from course.grading.student_venv import fresh_venv, release_copy, run_notebooks
+from course.grading.student_venv import release_copy, run_notebooks, student_env
 from course.grading.student_wheel import build
 from course.grading.submissions import is_answer, strip_solution_markers
 
@@ -65,13 +72,34 @@ def with_probe(path: Path) -> Path:
     return path
 
 
+def self_study_venv(venv: Path, log: Path) -> dict[str, float]:
+    """``python3 -m venv VENV`` then ``VENV/bin/pip install ./student`` from the checkout, as
+    the README tells a student; returns each step's seconds (pip may use the machine's cache)."""
+    took, env = {}, student_env(venv)
+    for step, command in (("venv", [sys.executable, "-m", "venv", str(venv)]),
+                          ("pip install ./student",
+                           [str(venv / "bin" / "pip"), "install", "./student"])):
+        started = time.perf_counter()
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+        took[step] = time.perf_counter() - started
+        with log.open("a", encoding="utf-8") as out:
+            out.write(f"$ {' '.join(command)}\n{done.stdout}{done.stderr}\n")
+        assert done.returncode == 0, f"{step} failed:\n{done.stdout[-3000:]}{done.stderr}"
+    return took
+
+
+def size_mb(folder: Path) -> float:
+    return sum(p.lstat().st_size for p in folder.rglob("*")) / 2**20
+
+
 @pytest.fixture(scope="module")
-def ran(scratch, wheel):
-    """The fresh venv, after every release notebook ran in it (solved and as released); the
-    runner's stderr (its kernels' included)."""
+def ran(scratch):
+    """The self-study venv, after every release notebook ran in it (solved and as released);
+    the runner's stderr (its kernels' included)."""
     venv = scratch / "venv"
-    fresh_venv(venv, wheel, "ipykernel", "nbclient", log=scratch / "pip.log",
-               compile_bytecode=False)
+    took = self_study_venv(venv, scratch / "pip.log")
+    print(f"\nself-study: {', '.join(f'{k} {v:.0f} s' for k, v in took.items())}; "
+          f"the venv holds {size_mb(venv):.0f} MB")
     paths = [with_probe(p) for variant in VARIANTS
              for p in release_copy(scratch / variant, solved=variant == "solved")]
     _, stderr = run_notebooks(venv, paths, cwd=scratch)
@@ -128,8 +156,10 @@ def test_wheel_ships_the_lessons_and_nothing_else(wheel):
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         shipped = {n: archive.read(n).decode("utf-8", "replace") for n in names
-                   if not n.split("/")[0].endswith(".dist-info")}
+                   if not n.split("/")[0].endswith((".dist-info", ".data"))}
+        data = [n.split("/", 2)[2] for n in names if n.split("/")[0].endswith(".data")]
         top_level = next(archive.read(n).decode() for n in names if n.endswith("/top_level.txt"))
+    assert data == ["share/jupyter/lab/settings/overrides.json"], data
     lessons = ROOT / "course" / "lessons"
     expected = {"course/__init__.py"} | {
         f"course/lessons/{p.relative_to(lessons).as_posix()}" for p in lessons.rglob("*")
@@ -170,7 +200,57 @@ def test_wheel_pins_what_constraints_txt_pins(wheel):
     assert f"\nVersion: {version.group(1)}\n" in metadata, "the wheel's version is not the course's"
 
 
-# --- every release notebook, run from the wheel alone ---------------------------------------
+# --- a student's own install, and every release notebook run from it --------------------------
+
+def test_self_study_install_brings_jupyterlab_and_no_instructor_tools(ran):
+    venv, _ = ran
+    listed = subprocess.run([str(venv / "bin" / "pip"), "list", "--format=freeze"],
+                            capture_output=True, text=True, check=True).stdout
+    installed = {re.sub(r"[-_.]+", "-", line.split("==")[0]).lower() for line in listed.split()}
+    assert {"tearing-the-book-lessons", "jupyterlab", "ipykernel", "nbclient"} <= installed
+    instructors = {"nbgrader", "playwright", "pytest", "psycopg", "psycopg2", "psycopg2-binary",
+                   "sqlalchemy", "pg8000", "asyncpg"}
+    assert not installed & instructors, f"not for students: {sorted(installed & instructors)}"
+    for command in ("jupyter-lab", "course-check"):
+        assert (venv / "bin" / command).is_file(), f"{command} is not installed"
+    overrides = venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    notification = json.loads(overrides.read_text())["@jupyterlab/apputils-extension:notification"]
+    assert notification == {"fetchNews": "false", "checkForUpdates": False}, "the news toast is on"
+
+
+def course_check(venv: Path, notebook: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(venv / "bin" / "course-check"), str(notebook)], cwd=notebook.parent,
+                          env=student_env(venv), capture_output=True, text=True, timeout=600)
+
+
+def grade_ids(notebook: Path) -> list[str]:
+    """The grade ids of a notebook's test cells, in order."""
+    return [c.metadata["nbgrader"]["grade_id"] for c in nbformat.read(notebook, 4).cells
+            if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")
+            and not c.metadata["nbgrader"].get("solution")]
+
+
+def test_course_check_names_each_failing_test_and_exits_1(ran, scratch):
+    venv, _ = ran
+    (notebook,) = release_copy(scratch / "check-released", solved=False)[:1]
+    done = course_check(venv, notebook)
+    assert done.returncode == 1, done.stdout + done.stderr
+    tests = grade_ids(notebook)
+    named = re.findall(r"^✗ (\w+): \w+Error", done.stdout, re.M)
+    assert named == tests, done.stdout  # every stub is unanswered, so every test cell fails
+    assert f"{len(tests)} of {len(tests)} test cells failed" in done.stdout
+    assert done.stderr == "", done.stderr
+
+
+def test_course_check_passes_a_solved_notebook_with_0(ran, scratch):
+    venv, _ = ran
+    (notebook,) = release_copy(scratch / "check-solved", solved=True)[:1]
+    done = course_check(venv, notebook)
+    assert done.returncode == 0, done.stdout + done.stderr
+    passed = f"✓ all {len(grade_ids(notebook))} visible test cells pass"
+    assert "✗" not in done.stdout and passed in done.stdout, done.stdout
+    assert done.stderr == "", done.stderr
+
 
 def test_the_kernels_import_the_wheel_not_the_checkout(ran, scratch):
     venv, stderr = ran

@@ -2,9 +2,10 @@
 
     python -m course.grading.student_wheel      (make wheel)  ->  dist/tearing_the_book_lessons-*.whl
 
-pip builds it from a staging copy holding only ``student/pyproject.toml``, ``course/__init__.py``
-and ``course/lessons/``: an allowlist, so course/grading, course/__main__.py, source/ (solutions,
-hidden tests) and grader_tests/ cannot slip in, whatever is added to the repository later.
+pip builds it from student/ as ``pip install ./student`` does: student/backend.py hands
+setuptools a staging copy holding only ``course/__init__.py`` and ``course/lessons/``, an
+allowlist, so course/grading, course/__main__.py, source/ (solutions, hidden tests) and
+grader_tests/ cannot slip in, whatever is added to the repository later.
 """
 import argparse
 import shutil
@@ -15,21 +16,6 @@ from pathlib import Path
 
 from .course_dir import ROOT
 from .logs import logs_dir
-
-SHIPPED = ("course/__init__.py", "course/lessons")
-
-
-def stage(dest: Path, root: Path = ROOT) -> Path:
-    """Copy the student project (its pyproject and the shipped files only) into ``dest``."""
-    shutil.copy2(root / "student" / "pyproject.toml", dest / "pyproject.toml")
-    for name in SHIPPED:
-        source, target = root / name, dest / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.is_dir():
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        else:
-            shutil.copy2(source, target)
-    return dest
 
 
 def pip(args: list[str], log: Path | None, python: str = sys.executable, **kwargs) -> None:
@@ -47,12 +33,9 @@ def pip(args: list[str], log: Path | None, python: str = sys.executable, **kwarg
 def build(dist: Path = ROOT / "dist", log: Path | None = None) -> Path:
     """Build the wheel into ``dist`` (replacing one of the same name); return its path."""
     dist.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="student-wheel-") as scratch:
-        project, out = Path(scratch) / "project", Path(scratch) / "out"
-        project.mkdir()
-        stage(project)
-        pip(["wheel", "--no-deps", "--wheel-dir", str(out), str(project)], log)
-        (wheel,) = out.glob("*.whl")
+    with tempfile.TemporaryDirectory(prefix="student-wheel-") as out:
+        pip(["wheel", "--no-deps", "--wheel-dir", out, str(ROOT / "student")], log)
+        (wheel,) = Path(out).glob("*.whl")
         return Path(shutil.copy2(wheel, dist / wheel.name))
 
 

@@ -7,6 +7,8 @@ import signal
 import threading
 from contextlib import contextmanager
 
+from ._kit.grading_mode import grading
+
 _MAX_REPR = 240
 
 
@@ -80,6 +82,14 @@ def expect_true(case: str, condition: bool, *, rule: str = "", received=None) ->
     if received is not None:
         lines.append(f"  received: {describe(received)}")
     raise AssertionError("\n".join(lines))
+
+
+def expect_form(case: str, condition: bool, *, received=None) -> None:
+    """A predict-first answer's visible check, of its form only (a wrong answer passes it):
+    fails like ``expect_true``; passing, it says what it checked and that rightness is hidden."""
+    expect_true(case, condition, received=received)
+    if not grading():
+        print(f"✓ {case} — whether it is right is checked when you submit (hidden test)")
 
 
 def expect_raises(case: str, error: type, function, *args, seconds: float = 2.0) -> None:

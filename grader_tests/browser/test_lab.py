@@ -61,13 +61,17 @@ def _is_test(cell) -> bool:
 
 
 def _reveal_predictions(cell) -> list[str] | None:
-    """Names of the variables a ``reveal_after({...}, ...)`` cell waits for, else None."""
+    """Names of the variables a ``reveal_after(["name", ...], ...)`` (or ``({"name": name},
+    ...)``) cell waits for, else None."""
     if cell.cell_type != "code" or "reveal_after" not in cell.source:
         return None
     for node in ast.walk(ast.parse(cell.source)):
         if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", ""))
-                == "reveal_after" and node.args and isinstance(node.args[0], ast.Dict)):
-            return [v.id for v in node.args[0].values if isinstance(v, ast.Name)]
+                == "reveal_after" and node.args):
+            if isinstance(node.args[0], ast.Dict):
+                return [v.id for v in node.args[0].values if isinstance(v, ast.Name)]
+            if isinstance(node.args[0], (ast.List, ast.Tuple)):
+                return [e.value for e in node.args[0].elts if isinstance(e, ast.Constant)]
     return None
 
 

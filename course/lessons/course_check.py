@@ -1,0 +1,76 @@
+"""``course-check NOTEBOOK``: nbgrader's Validate for a student without nbgrader.
+
+Runs the notebook top to bottom in a fresh kernel from its own folder (as Validate does, on
+through errors), then names every test cell that failed with the first line of its error and
+exits 1; exits 0 when every visible test passes. The notebook file is left as it was.
+"""
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from traitlets.config import Config
+
+CELL_TIMEOUT = 120  # seconds; a cell stuck longer is reported as failing
+
+
+def is_test(cell) -> bool:
+    """A cell of autograder tests: graded, and not one the student writes in."""
+    grading = cell.metadata.get("nbgrader", {})
+    return cell.cell_type == "code" and grading.get("grade") and not grading.get("solution")
+
+
+def failure(cell) -> str | None:
+    """The error a cell ended with, in one line, or None if it ran cleanly."""
+    for out in cell.get("outputs", []):
+        if out.output_type == "error":
+            first = (out.evalue or "").strip().splitlines()
+            return f"{out.ename}: {first[0]}" if first else out.ename
+    return None
+
+
+def check(path: Path, timeout: int = CELL_TIMEOUT) -> list[tuple[str, str]]:
+    """[(test cell's name, its error)] for every test cell that failed when ``path`` ran."""
+    nb = nbformat.read(path, as_version=4)
+    with tempfile.TemporaryDirectory(prefix="course-check-") as sockets:
+        config = Config()  # local sockets: over TCP the kernel warns about unencrypted traffic
+        config.KernelManager.transport = "ipc"
+        config.KernelManager.ip = os.path.join(sockets, "kernel")
+        client = NotebookClient(nb, kernel_name="python3", timeout=timeout, allow_errors=True,
+                                config=config, resources={"metadata": {"path": str(path.parent)}})
+        try:
+            client.execute()
+        except (CellTimeoutError, DeadKernelError) as stopped:
+            return [("the notebook", f"stopped running: {type(stopped).__name__}: {stopped}")]
+    return [(cell.metadata["nbgrader"].get("grade_id", f"cell {i}"), why)
+            for i, cell in enumerate(nb.cells) if is_test(cell) and (why := failure(cell))]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="course-check", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("notebook", type=Path)
+    parser.add_argument("--timeout", type=int, default=CELL_TIMEOUT,
+                        help=f"seconds a cell may run (default {CELL_TIMEOUT})")
+    args = parser.parse_args(argv)
+    if not args.notebook.is_file():
+        parser.error(f"{args.notebook}: no such notebook")
+    path = args.notebook.resolve()
+    tests = sum(1 for cell in nbformat.read(path, as_version=4).cells if is_test(cell))
+    print(f"running {args.notebook} ({tests} test cells) …", flush=True)
+    failed = check(path, args.timeout)
+    for name, why in failed:
+        print(f"✗ {name}: {why}")
+    if failed:
+        print(f"{len(failed)} of {tests} test cells failed (the hidden tests run when you submit)")
+        return 1
+    print(f"✓ all {tests} visible test cells pass (the hidden tests run when you submit)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
