@@ -214,3 +214,16 @@ def test_attempts_read_back_the_latest_run_only(tmp_path):
     assert [(a.attempt, a.retries, a.kernel_restarts, a.outcome) for a in latest] == [
         (1, 0, 1, "the kernel died (twice)"), (2, 1, 2, "autograded")]
     assert attempts(tmp_path, A1, "nobody") == []
+
+
+def test_a_report_past_its_time_limit_says_so_and_the_canvas_csv_is_still_written(graded, monkeypatch):
+    from course.grading import class_report
+
+    root = graded[0]
+    monkeypatch.setattr(class_report, "REPORT_SECONDS", 0.001)
+    page, canvas = class_report.report_assignment(root, A1)
+    try:
+        assert "did not finish within" in page.read_text() and canvas.is_file()
+    finally:
+        monkeypatch.undo()
+        class_report.report_assignment(root, A1)  # the real page, for any test after this one
