@@ -123,7 +123,9 @@ def test_what_the_recorder_printed_holds_no_hidden_input(graded):
 def test_the_file_the_recorder_wrote_stays_with_the_ta(graded):
     root, _ = graded
     feedback = root / "feedback" / "recorder" / A1
-    assert sorted(p.name for p in feedback.iterdir()) == [source_path(A1).with_suffix(".html").name]
+    # the page, and nbgrader's own timestamp that release_feedback reads
+    assert sorted(p.name for p in feedback.iterdir()) == [source_path(A1).with_suffix(".html").name,
+                                                          "timestamp.txt"]
 
 
 @pytest.mark.parametrize("student", ["doc-source", "doc-gradebook", "doc-classmate", "doc-shadow"])

@@ -143,8 +143,10 @@ def test_every_setting_in_the_config_is_a_configurable_trait():
     import nbgrader.coursedir
     import nbgrader.exchange.default
 
+    from course.grading import feedback_export
+
     modules = [nbgrader.converters, nbgrader_steps, nbgrader.coursedir, nbgrader.exchange.default,
-               nbconvert.preprocessors, nbconvert.exporters]
+               nbconvert.preprocessors, nbconvert.exporters, feedback_export]
     for section, settings in course_config(ROOT).items():
         cls = next((getattr(m, section) for m in modules if hasattr(m, section)), None)
         assert cls is not None, f"nbgrader_config.py configures an unknown class {section}"

@@ -113,7 +113,15 @@ def feedback_holds_only_pages() -> None:
 
     @functools.wraps(GenerateFeedback.init_assignment)
     def init_assignment(self, assignment_id: str, student_id: str) -> None:
-        """Nothing to prepare: the pages are all that feedback holds."""
+        """Only nbgrader's own ``timestamp.txt`` (``release_feedback`` reads it) is copied: the
+        pages and it are all that feedback holds."""
+        import shutil
+
+        source = Path(self._format_source(assignment_id, student_id)) / "timestamp.txt"
+        dest = Path(self._format_dest(assignment_id, student_id))
+        if source.is_file() and not source.is_symlink():
+            dest.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, dest / "timestamp.txt")
 
     init_assignment.copies_nothing = True
     GenerateFeedback.init_assignment = init_assignment

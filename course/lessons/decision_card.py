@@ -13,7 +13,7 @@ The card has a title and four numbered sections, each a markdown table or a fenc
 ``parse_card`` reads the text into a ``Card``; ``format_problems`` lists what is missing or
 unreadable, and ``rubric_problems`` what the autograded rubric rejects: the checks a program
 can make honestly (every cell filled with words, sizes in tokens and overlaps in percent within
-range, the exhibit a real chunk of the student's fixed chunker that tears an answer). Whether a
+range, the exhibit a real chunk of the student's fixed chunker that severs an answer). Whether a
 mechanism, failure mode or "why" is *true* no program can tell: a TA grades that, with a mark
 scheme. The grader runs these same checks (the exhibit against the contract's chunker), so the
 notebook's format check warns of everything the hidden rubric will reject.
@@ -250,7 +250,7 @@ def tears_an_answer(chunk: str, run: list[str], document: str, queries) -> bool:
     for query in queries:
         parts = query.evidence
         if not all(p in document for p in parts) or any(all(p in w for p in parts) for w in run):
-            continue  # whole in some chunk of the run (this one or another): not torn
+            continue  # whole in some chunk of the run (this one or another): not severed
         if any(p in chunk for p in parts) or any(_torn_at_edge(chunk, p) for p in parts):
             return True
     return False
@@ -258,7 +258,7 @@ def tears_an_answer(chunk: str, run: list[str], document: str, queries) -> bool:
 
 def exhibit_problems(card: Card, chunk_fixed, document: str, queries) -> list[str]:
     """Item 3 checked with ``chunk_fixed`` (the student's, in the notebook; the grader uses
-    the contract's): the pasted chunk is one of its chunks at the card's settings, and tears
+    the contract's): the pasted chunk is one of its chunks at the card's settings, and severs
     an answer."""
     pasted = (card.exhibit.chunk or "").strip()
     if not pasted:
@@ -275,7 +275,7 @@ def exhibit_problems(card: Card, chunk_fixed, document: str, queries) -> list[st
                 f"{size}, overlap = {overlap} (paste it verbatim: same characters, same line "
                 "breaks, no whitespace collapsed)"]
     if not tears_an_answer(found[0], run, document, queries):
-        return ["exhibit: a real chunk, but it tears no answer: for each lab answer it holds none "
+        return ["exhibit: a real chunk, but it severs no answer: for each lab answer it holds none "
                 "of the evidence, or that answer is whole in some chunk of the same run"]
     return []
 
