@@ -102,6 +102,9 @@ def nbgrader_templates() -> str:
     return str(Path(formgrader.__file__).parent / "templates")
 
 
+NBGRADER_FILES = ("submission_secret.txt", "timestamp.txt")  # nbgrader wrote them at submission
+
+
 def feedback_holds_only_pages() -> None:
     """Make ``nbgrader generate_feedback`` copy no file beside the pages into ``feedback/``:
     nbgrader copies every other file of ``autograded/<student>/<assignment>/``, files the
@@ -113,15 +116,16 @@ def feedback_holds_only_pages() -> None:
 
     @functools.wraps(GenerateFeedback.init_assignment)
     def init_assignment(self, assignment_id: str, student_id: str) -> None:
-        """Only nbgrader's own ``timestamp.txt`` (``release_feedback`` reads it) is copied: the
-        pages and it are all that feedback holds."""
+        """Only nbgrader's own files that ``release_feedback`` reads (``NBGRADER_FILES``) are
+        copied: they and the pages are all that feedback holds."""
         import shutil
 
-        source = Path(self._format_source(assignment_id, student_id)) / "timestamp.txt"
+        source = Path(self._format_source(assignment_id, student_id))
         dest = Path(self._format_dest(assignment_id, student_id))
-        if source.is_file() and not source.is_symlink():
-            dest.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, dest / "timestamp.txt")
+        for name in NBGRADER_FILES:
+            if (source / name).is_file() and not (source / name).is_symlink():
+                dest.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source / name, dest / name)
 
     init_assignment.copies_nothing = True
     GenerateFeedback.init_assignment = init_assignment
