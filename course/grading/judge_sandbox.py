@@ -19,7 +19,6 @@ kernel) and answers ``cancelled``, so the two sides never read each other's fram
 import json
 import logging
 import os
-import resource
 import select
 import selectors
 import shutil
@@ -222,8 +221,9 @@ def judge_environment() -> dict:
     return env
 
 
-def judge_argv(workdir: Path) -> tuple[list[str], list[int]]:
-    """The bubblewrap command line for a judge of ``workdir``, and the descriptors it needs.
+def judge_argv(workdir: Path) -> list[str]:
+    """The bubblewrap command line for a judge of ``workdir`` (its descriptors are open and
+    inheritable: ``launch`` execs bwrap in the same process).
 
     The root is an empty tmpfs: only what is bound here exists inside.
     """
@@ -235,7 +235,6 @@ def judge_argv(workdir: Path) -> tuple[list[str], list[int]]:
         elif folder.is_dir():
             argv += ["--ro-bind", str(folder), str(folder)]
     argv += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
-    before = len(argv)
     for folder in sandbox_kernel.kept_folders():
         argv += ["--ro-bind-fd", sandbox_kernel._fd(folder, os.O_PATH | os.O_DIRECTORY),
                  str(folder)]
@@ -244,7 +243,6 @@ def judge_argv(workdir: Path) -> tuple[list[str], list[int]]:
     # A device is no file in this sandbox: a notebook reads as an empty copy of /dev/null.
     empty = ("--perms", "0444", "--file", sandbox_kernel._fd(Path(os.devnull)))
     argv += sandbox_kernel.workspace_argv(workdir, workdir, empty=empty)
-    fds = _file_fds(argv[before:])
     argv += ["--remount-ro", str(workdir), "--remount-ro", "/",
              "--chdir", str(workdir),
              "--unshare-user", "--disable-userns",
@@ -255,20 +253,14 @@ def judge_argv(workdir: Path) -> tuple[list[str], list[int]]:
     for name, value in judge_environment().items():
         argv += ["--setenv", name, value]
     argv += [sys.executable, "-I", "-c", LAUNCH]
-    return argv, sorted(set(fds))
-
-
-def _file_fds(argv: list[str]) -> list[int]:
-    """The descriptors named by ``--file FD DEST`` and ``--ro-bind-fd FD DEST`` options."""
-    return [int(argv[i + 1]) for i, option in enumerate(argv[:-1])
-            if option in ("--file", "--ro-bind-fd") and argv[i + 1].isdigit()]
+    return argv
 
 
 def launch() -> None:
     """``LAUNCHER``: as the grader's uid, open the way to the interpreter (``/root`` may hold
     it), become the judge's own unprivileged uid, and run bwrap (``argv``: bwrap, folder)."""
     bwrap, folder = sys.argv[1], Path(sys.argv[2])
-    argv, _ = judge_argv(folder)
+    argv = judge_argv(folder)
     argv[0] = bwrap
     os.chdir("/")
     if os.geteuid() == 0:
@@ -306,13 +298,6 @@ class Relay:
         """The grader ends the kernel's session after each cell."""
 
 
-def limit_resources() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
-    resource.setrlimit(resource.RLIMIT_NPROC, (PROCESSES, PROCESSES))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
 def serve() -> None:
     """The judge's loop: run each test cell the grader sends, until it closes the channel."""
     from .judge import Judge
@@ -321,7 +306,7 @@ def serve() -> None:
     quiet = os.open(os.devnull, os.O_RDWR)
     os.dup2(quiet, 0)
     os.dup2(quiet, 1)  # a test's stray write to fd 1 must not break the channel
-    limit_resources()
+    sandbox_kernel.limit_resources(MEMORY_BYTES, FILE_BYTES, PROCESSES)
     judge = Judge(Relay(fd_in, fd_out), os.getcwd())
     while True:
         try:

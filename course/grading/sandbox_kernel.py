@@ -191,10 +191,12 @@ def open_the_way(folders: list[Path]) -> None:
             os.close(fd)
 
 
-def limit_resources() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
-    resource.setrlimit(resource.RLIMIT_NPROC, (PROCESSES, PROCESSES))
+def limit_resources(memory: int = MEMORY_BYTES, file: int = FILE_BYTES,
+                    processes: int = PROCESSES) -> None:
+    """Cap address space, file size and process count (the kernel's by default); no core."""
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file, file))
+    resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
