@@ -46,11 +46,11 @@ grade: install
 
 ## The students' package (course.lessons only) as a wheel: dist/tearing_the_book_lessons-*.whl
 wheel: install
-	$(PY) -m course.grading.student_wheel
+	$(PY) -m course.grading.releases.wheel
 
 ## Timings (printed, never asserted).
 bench: install
-	$(PY) -m course.grading.bench
+	$(PY) -m course.grading.dev.bench
 
 ## Remove local grading output (student data): submitted/, autograded work, feedback, reports, logs, gradebook.
 clean-grading:

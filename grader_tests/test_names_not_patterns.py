@@ -12,11 +12,11 @@ import os
 import nbformat
 import pytest
 
-from course.grading import batch
-from course.grading.canvas import write_canvas_csv
-from course.grading.csv_cells import safe_cell
-from course.grading.gradebook_csv import write_csv
-from course.grading.intake import unsafe_id
+from course.grading.batch import pool as batch
+from course.grading.exports.canvas import write_canvas_csv
+from course.grading.exports.csv_cells import safe_cell
+from course.grading.exports.gradebook_csv import write_csv
+from course.grading.intake.handed_in import unsafe_id
 from course.grading.outcome import Outcome, Status
 from course.lessons import real_docs
 from harness import scratch_course, submission
@@ -99,8 +99,8 @@ def test_the_canvas_csv_holds_no_formula(tmp_path):
 
 
 def test_the_tasks_csv_holds_no_formula(graded):
-    from course.grading.exports import export
-    from course.grading.intake import db_url
+    from course.grading.exports.per_task import export
+    from course.grading.intake.handed_in import db_url
 
     root, outcomes = graded
     export(root, A1, list(outcomes.values()), db_url(root))
