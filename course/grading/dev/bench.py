@@ -30,10 +30,9 @@ from pathlib import Path
 import nbformat
 
 from course.grading.batch import pool as batch
-
 from course.grading.dev import bench_graders
-
 from course.grading.dev import run_notebooks as notebook_runner
+from course.grading.dev.figures import PERFORMANCE, Figures
 from course.grading.course_dir import BIN, ROOT, assignments, nbgrader, notebooks, tool_env
 from course.grading.dev.student_venv import fresh_venv, release_copy, run_notebooks
 from course.grading.releases.wheel import build
@@ -270,36 +269,51 @@ def student_wheel() -> tuple[int, float, dict[str, float]]:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _print_student_wheel() -> None:
+def _student_wheel_figures(figures: Figures) -> None:
     size, install, runs = student_wheel()
-    print(f"students' wheel: {size / 1024:.0f} KiB; fresh-venv install {install:.1f} s; "
-          f"run-all of the solved releases {sum(runs.values()):.1f} s "
-          f"({', '.join(f'{a[:2]} {s:.1f} s' for a, s in runs.items())})", flush=True)
+    figures.add("wheel", "The students' wheel",
+                f"students' wheel: {size / 1024:.0f} KiB; fresh-venv install {install:.1f} s; "
+                f"run-all of the solved releases {sum(runs.values()):.1f} s "
+                f"({', '.join(f'{a[:2]} {s:.1f} s' for a, s in runs.items())})")
 
 
-def _print_grading(students: int, jobs: int, rounds: int = 1) -> None:
+def _grading_figures(figures: Figures, students: int, jobs: int, rounds: int = 1) -> None:
     """Plain against the course's command, ``rounds`` times in turn: on a shared machine one
     run can be 30% off the next, so the ratio quoted is the median of the rounds'."""
-    print(f"whole command, {students} solved submissions of {A1} (start to prompt):",
-          flush=True)
+    def add(line):
+        figures.add("grading", "A class graded: plain nbgrader against the course's command", line)
+
+    add(f"whole command, {students} solved submissions of {A1} (start to prompt):")
     ratios = []
     for number in range(1, rounds + 1):
         timings = plain_vs_parallel(students, jobs)
         for name, (wall, cpu) in timings.items():
-            print(f"  {f'round {number}, ' if rounds > 1 else ''}{name}: {wall:.1f} s, "
-                  f"{wall / students:.2f} s each, CPU {cpu / students:.2f} s each "
-                  f"({cpu / wall / (os.cpu_count() or 1):.0%} of {os.cpu_count()} cores, "
-                  "machine-wide)", flush=True)
+            add(f"  {f'round {number}, ' if rounds > 1 else ''}{name}: {wall:.1f} s, "
+                f"{wall / students:.2f} s each, CPU {cpu / students:.2f} s each "
+                f"({cpu / wall / (os.cpu_count() or 1):.0%} of {os.cpu_count()} cores, "
+                "machine-wide)")
         (plain, _), (course, _) = timings.values()
         ratios.append(plain / course)
-    print(f"  the course's command is {statistics.median(ratios):.2f}x plain nbgrader's speed"
-          + (f" (median of {rounds} rounds: {', '.join(f'{r:.2f}x' for r in ratios)})"
-             if rounds > 1 else ""), flush=True)
+    add(f"  the course's command is {statistics.median(ratios):.2f}x plain nbgrader's speed"
+        + (f" (median of {rounds} rounds: {', '.join(f'{r:.2f}x' for r in ratios)})"
+           if rounds > 1 else ""))
 
 
-def _print_judge_cost() -> None:
+def _judge_figures(figures: Figures) -> None:
     for name, (wall, cpu) in judge_cost().items():
-        print(f"{name}, A1's test cells for one student: {wall:.2f} s, {cpu:.2f} CPU-s", flush=True)
+        figures.add("judge", "What judging costs",
+                    f"{name}, A1's test cells for one student: {wall:.2f} s, {cpu:.2f} CPU-s")
+
+
+def _lesson_figures(figures: Figures) -> None:
+    def add(line):
+        figures.add("lessons", "Lessons: explorers, run-all, tokens", line)
+
+    median, worst = redraw_ms()
+    add(f"packing explorer redraw: median {median:.0f} ms, worst {worst:.0f} ms")
+    for assignment in assignments():
+        add(f"run-all {assignment}: {run_all_seconds(assignment):.2f} s")
+    add(f"chunk_by_tokens: {token_throughput():,.0f} tokens/s")
 
 
 def main(argv=None) -> None:
@@ -315,28 +329,33 @@ def main(argv=None) -> None:
                         help="plain against the course's command this many times in turn")
     parser.add_argument("--grading-only", action="store_true",
                         help="only plain nbgrader against the course's command")
+    parser.add_argument("--no-write", action="store_true",
+                        help=f"print only; do not update {PERFORMANCE.relative_to(ROOT)}")
     args = parser.parse_args(argv)
+    figures = Figures(argv=argv)
     if args.judge_only:
-        return _print_judge_cost()
-    if args.student_wheel_only:
-        return _print_student_wheel()
-    if args.grading_only:
-        return _print_grading(args.students, args.jobs, args.rounds)
-    median, worst = redraw_ms()
-    print(f"packing explorer redraw: median {median:.0f} ms, worst {worst:.0f} ms", flush=True)
-    for assignment in assignments():
-        print(f"run-all {assignment}: {run_all_seconds(assignment):.2f} s", flush=True)
-    for kernel in ("python3", "course-sandbox"):
-        print(f"kernel start, {kernel}: {kernel_start_seconds(kernel):.2f} s", flush=True)
-    print(f"chunk_by_tokens: {token_throughput():,.0f} tokens/s", flush=True)
-    _print_judge_cost()
-    _print_grading(args.students, args.jobs, args.rounds)
-    print(bench_graders.report(8), flush=True)
-    print(f"similarity check, {args.students} submissions of {A1}: "
-          f"{similarity_seconds(args.students):.1f} s", flush=True)
-    stalled, graded = stalls(args.stall_runs, args.jobs)
-    print(f"stalls: {stalled} of {graded} widget notebooks graded hit a cell timeout", flush=True)
-    _print_student_wheel()
+        _judge_figures(figures)
+    elif args.student_wheel_only:
+        _student_wheel_figures(figures)
+    elif args.grading_only:
+        _grading_figures(figures, args.students, args.jobs, args.rounds)
+    else:
+        _lesson_figures(figures)
+        for kernel in ("python3", "course-sandbox"):
+            figures.add("kernels", "Kernel start",
+                        f"kernel start, {kernel}: {kernel_start_seconds(kernel):.2f} s")
+        _judge_figures(figures)
+        _grading_figures(figures, args.students, args.jobs, args.rounds)
+        figures.add("graders", "Several graders, one PostgreSQL gradebook", bench_graders.report(8))
+        figures.add("similarity", "The similarity check",
+                    f"similarity check, {args.students} submissions of {A1}: "
+                    f"{similarity_seconds(args.students):.1f} s")
+        stalled, graded = stalls(args.stall_runs, args.jobs)
+        figures.add("stalls", "Stalls",
+                    f"stalls: {stalled} of {graded} widget notebooks graded hit a cell timeout")
+        _student_wheel_figures(figures)
+    if not args.no_write:
+        print(f"figures written to {figures.write().relative_to(ROOT)}", flush=True)
 
 
 if __name__ == "__main__":
