@@ -126,7 +126,7 @@ def judge_cost(runs: int = 5) -> dict[str, tuple[float, float]]:
     this process plus its waited children; the kernel's own work is the same in both)."""
     import resource
 
-    from jupyter_client.manager import start_new_kernel
+    from jupyter_client.manager import KernelManager
 
     from course.grading.judge.core import Judge
     from course.grading.judge.sandbox import JudgeSandbox
@@ -137,7 +137,12 @@ def judge_cost(runs: int = 5) -> dict[str, tuple[float, float]]:
     source = nbformat.read(ROOT / "source" / A1 / "packing_by_hand.ipynb", as_version=4)
     tests = [(grade_id(c), c.source) for c in source.cells if is_test_cell(c)]
     folder = Path(tempfile.mkdtemp(prefix="bench-judge-"))
-    km, kc = start_new_kernel(kernel_name="python3", cwd=str(folder), startup_timeout=60)
+    # Over IPC, as graded kernels are: over TCP ipykernel warns on the terminal.
+    km = KernelManager(kernel_name="python3", transport="ipc", ip=str(folder / "kernel"))
+    km.start_kernel(cwd=str(folder))
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=60)
     found: dict[str, list[tuple[float, float]]] = {"sandboxed judge": [], "in-process judge": []}
     try:
         for cell in nb.cells:
