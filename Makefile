@@ -37,7 +37,9 @@ release: install
 lab: install
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp student/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json  # no news toast
-	$(VENV)/bin/jupyter lab --notebook-dir=release
+	@# student/lab-config turns nbgrader's instructor panels off for this lab only (Validate stays)
+	JUPYTER_CONFIG_PATH=$(CURDIR)/student/lab-config$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} \
+	  $(VENV)/bin/jupyter lab --notebook-dir=release
 
 ## Autograde every collected submission of assignment A with JOBS workers (default: one per
 ## core); feedback; CSVs.
