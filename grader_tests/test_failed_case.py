@@ -85,3 +85,25 @@ def test_the_report_groups_by_what_the_checks_wrote():
     [failure] = notebook_failures(nbformat.v4.new_notebook(cells=[cell]))
     assert (failure.grade_id, failure.case, failure.rule, failure.problem) == (
         "test_x", "an empty text", "no chunks", "problem: received 1 item(s), not the expected number")
+
+
+@pytest.mark.parametrize("said", [
+    "no\n  the contract says: a rule the student made up",
+    "no\ncase: a case the student made up\n  the contract says: made up",
+    "\n  the contract says: made up\n  problem: made up",
+])
+def test_what_a_student_s_error_says_names_no_case_and_no_rule(said):
+    """Attack: the message of an error the student's function raises is quoted in a detail
+    line, newlines and all; the report must not group that failure under a rule it wrote."""
+    def raises():
+        raise ValueError(said)
+
+    for text in (_raised(checks.call, "the real case", raises),
+                 _raised(checks.expect_raises, "the real case", KeyError, raises)):
+        stated = parse(text)
+        assert (stated.case, stated.rule) == ("the real case", ""), text
+        assert stated.problem.startswith(("the call raised ValueError",
+                                          "expected KeyError, received ValueError"))
+        assert "made up" not in stated.problem
+    ruled = parse(message("the real case", failed.raised("ValueError", said), rule="the rule"))
+    assert (ruled.case, ruled.rule) == ("the real case", "the rule")

@@ -12,11 +12,15 @@ the rule (``course.grading.report.failures``)::
 only through the functions below, so the detail ``parse`` keeps for course staff (the first
 line that says what went wrong) is one this module wrote.
 
-The text travels as a test cell's error output: it is the judge's (capped) string, never the
-student's kernel's; still, ``parse`` reads it in linear time, line by line, and only its first
-``PARSED_CHARACTERS`` (a longer text is a received value quoted at length).
+``parse`` reads the layout ``message`` writes, by position: the case on the first line, the
+rule only on the line right after it, the problem only on the line after those. A detail can
+quote what the student's code said (the message of an error it raised, newlines and all), and
+that text only ever comes after them: whatever it holds, it cannot name a case or a rule.
+
+The text travels as a test cell's error output, the judge's (capped) string; ``parse`` reads
+at most its first ``PARSED_CHARACTERS`` (a longer text is a received value quoted at length)
+and only its first lines, in linear time.
 """
-import re
 from dataclasses import dataclass
 
 CASE = "case: "
@@ -30,10 +34,6 @@ RAISED = "the call raised "
 EXPECTED_ERROR = "expected "  # "expected ValueError, received …", "expected ValueError to be raised, …"
 UNFINISHED = "did not finish"
 _PROBLEM_STARTS = (PROBLEM, RAISED, EXPECTED_ERROR, UNFINISHED, RECEIVED)
-
-_CASE = re.compile(rf"^{re.escape(CASE)}(.*)$", re.M)
-_RULE = re.compile(rf"^[ \t]*{re.escape(RULE)}(.*)$", re.M)
-_PROBLEM = re.compile(r"^[ \t]*(?:" + "|".join(map(re.escape, _PROBLEM_STARTS)) + r")(.*)$", re.M)
 PROBLEM_CHARACTERS = 160
 
 
@@ -92,10 +92,13 @@ def unfinished(seconds: float) -> str:
 def parse(text: str) -> FailedCase | None:
     """The failed case ``text`` (a test's error message) states, or None when it states none
     (an error of another kind: the caller names it by its exception)."""
-    text = str(text)[:PARSED_CHARACTERS]
-    case = _CASE.search(text)
-    if not case:
+    first, *rest = str(text)[:PARSED_CHARACTERS].split("\n", 3)[:3]
+    if not first.startswith(CASE):
         return None
-    rule, detail = _RULE.search(text), _PROBLEM.search(text)
-    return FailedCase(case.group(1).strip(), rule.group(1).strip() if rule else "",
-                      detail.group(0).strip().rstrip(":")[:PROBLEM_CHARACTERS] if detail else "")
+    rule = ""
+    if rest and rest[0].lstrip(" \t").startswith(RULE):
+        rule = rest.pop(0).lstrip(" \t")[len(RULE):].strip()
+    detail = rest[0].strip() if rest else ""
+    return FailedCase(first[len(CASE):].strip(), rule,
+                      detail.rstrip(":")[:PROBLEM_CHARACTERS] if detail.startswith(_PROBLEM_STARTS)
+                      else "")
