@@ -254,8 +254,9 @@ def test_a_cell_timeout_is_graded_a_second_time_and_restarts_are_counted(graded)
     """A stall looks like a cell timeout: such a notebook is graded a second time. The batch
     hears of timeouts and restarts from the Execute step (``runs``), not from any text."""
     root = graded[0]
-    assert [a.outcome for a in attempts(root, A1, "infinite-loop")] == [
-        "autograded, a cell hit its timeout"] * 2
+    loops = attempts(root, A1, "infinite-loop")
+    assert [a.outcome for a in loops] == ["autograded, a cell hit its timeout"] * 2
+    assert all(a.cell_timeouts >= 1 for a in loops), loops
     swallows = attempts(root, A1, "swallows-interrupt")
     assert len(swallows) == 2 and all(a.kernel_restarts >= 1 for a in swallows), swallows
     assert [(a.outcome, a.kernel_restarts) for a in attempts(root, A1, "reference")] == [

@@ -61,9 +61,11 @@ def test_a_summary_of_runs():
     quiet, stalled, died = runs.NotebookRun("a"), runs.NotebookRun("b", 2, 1), runs.NotebookRun("c")
     died.stop("the kernel did not start (Kernel died before replying)\nmore", kernel_died=True)
     assert died.stopped == "the kernel did not start (Kernel died before replying)"
-    assert runs.summary([quiet]) == runs.Summary(False, 0, False, "")
-    assert runs.summary([quiet, stalled, died]) == runs.Summary(
-        True, 1, True, "the kernel did not start (Kernel died before replying)")
+    assert runs.summary([quiet]) == runs.Summary(0, 0, False, "")
+    assert not runs.summary([quiet]).timed_out
+    both = runs.summary([quiet, stalled, died, runs.NotebookRun("d", 1)])
+    assert both == runs.Summary(3, 1, True, "the kernel did not start (Kernel died before replying)")
+    assert both.timed_out
     long = runs.NotebookRun()
     long.stop("x" * 1000)
     assert len(long.stopped) == runs.REASON_CHARACTERS
@@ -199,10 +201,12 @@ def test_attempts_are_read_from_the_grader_s_record_not_the_log(tmp_path):
 
 def test_the_attempts_record_round_trips_and_starts_afresh(tmp_path):
     record(tmp_path, "a1", "ada", 0, 0.0, "the kernel\ndied")
-    record(tmp_path, "a1", "ada", 1, 0.0, "autograded", 2)
+    record(tmp_path, "a1", "ada", 1, 0.0, "autograded", 2, 3)
     [first, second] = attempts(tmp_path, "a1", "ada")
-    assert (first.attempt, first.retries, first.outcome) == (1, 0, "the kernel died")
-    assert (second.attempt, second.retries, second.kernel_restarts) == (2, 1, 2)
+    assert (first.attempt, first.retries, first.outcome, first.cell_timeouts) == (
+        1, 0, "the kernel died", 0)
+    assert (second.attempt, second.retries, second.kernel_restarts, second.cell_timeouts) == (
+        2, 1, 2, 3)
     assert second.seconds > 0 and type(second.seconds) is float
     with attempts_file(tmp_path, "a1", "ada").open("a") as handle:
         handle.write('not json\n{"attempt": "3"}\n[1]\n')
@@ -211,4 +215,4 @@ def test_the_attempts_record_round_trips_and_starts_afresh(tmp_path):
     assert [a.attempt for a in attempts(tmp_path, "a1", "ada")] == [1]
     forget(tmp_path, "a1", "ada")
     assert attempts(tmp_path, "a1", "ada") == [] == attempts(tmp_path, "a1", "nobody")
-    assert Attempt(1, 0.5, 0, 0, "x") == Attempt(1, 0.5, 0, 0, "x")
+    assert Attempt(1, 0.5, 0, 0, "x") == Attempt(1, 0.5, 0, 0, "x", 0)

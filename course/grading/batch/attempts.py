@@ -22,6 +22,7 @@ class Attempt:
     retries: int
     kernel_restarts: int
     outcome: str
+    cell_timeouts: int = 0  # cells of a graded notebook that hit their timeout
 
 
 def _stamp(seconds: float) -> str:
@@ -40,15 +41,16 @@ def forget(root: Path, assignment: str, student: str) -> None:
 
 
 def record(root: Path, assignment: str, student: str, attempt: int, started: float,
-           outcome: str, kernel_restarts: int = 0) -> None:
+           outcome: str, kernel_restarts: int = 0, cell_timeouts: int = 0) -> None:
     """Write down one attempt (``attempt`` counts from 0; the first starts the record afresh)
     that ``started`` (epoch s), in which the Execute step restarted ``kernel_restarts``
-    kernels (``runs.NotebookRun``)."""
+    kernels and saw ``cell_timeouts`` cells hit their timeout (``runs.NotebookRun``)."""
     ended = time.time()
     path = student_log(root, assignment, student)
     path.parent.mkdir(parents=True, exist_ok=True)
     outcome = " ".join(outcome.split())
-    entry = Attempt(attempt + 1, round(ended - started, 2), attempt, int(kernel_restarts), outcome)
+    entry = Attempt(attempt + 1, round(ended - started, 2), attempt, int(kernel_restarts), outcome,
+                    int(cell_timeouts))
     with path.open("a") as handle:
         handle.write(f"attempt {entry.attempt}: started {_stamp(started)} ended {_stamp(ended)} "
                      f"duration {entry.seconds:.2f} s retries {entry.retries} kernel restarts "
@@ -63,7 +65,7 @@ def _entry(line: str) -> Attempt | None:
         found = Attempt(**data)
     except (ValueError, TypeError):
         return None
-    kinds = (int, float, int, int, str)
+    kinds = (int, float, int, int, str, int)
     if any(type(value) is not kind and not (kind is float and type(value) is int)
            for value, kind in zip(asdict(found).values(), kinds)):
         return None

@@ -127,7 +127,8 @@ def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
         failed = "" if ran else (seen.stopped or nbgrader_log.reason(log))
         attempts.record(root, assignment, student, attempt, started,
                         ("autograded" if ran else failed)
-                        + (", a cell hit its timeout" if timed_out else ""), seen.restarts)
+                        + (", a cell hit its timeout" if timed_out else ""), seen.restarts,
+                        seen.timeouts if ran else 0)
         if ran:
             if attempt == 0 and timed_out:
                 continue  # a rare stall looks like a timeout: a real endless loop times out again

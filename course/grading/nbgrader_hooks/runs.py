@@ -65,14 +65,18 @@ def start(notebook: str = "") -> NotebookRun:
 class Summary:
     """What one autograde call's runs came to, for the batch."""
 
-    timed_out: bool     # some cell hit its timeout
+    timeouts: int       # cells that hit their timeout, in all notebooks
     restarts: int       # kernels restarted, in all notebooks
     kernel_died: bool   # some kernel died: worth a second grading
     stopped: str        # why the submission could not be graded ("" if no step said)
 
+    @property
+    def timed_out(self) -> bool:
+        return self.timeouts > 0
+
 
 def summary(runs: list[NotebookRun]) -> Summary:
-    return Summary(timed_out=any(run.timeouts for run in runs),
+    return Summary(timeouts=sum(run.timeouts for run in runs),
                    restarts=sum(run.restarts for run in runs),
                    kernel_died=any(run.kernel_died for run in runs),
                    stopped=next((run.stopped for run in reversed(runs) if run.stopped), ""))
