@@ -160,17 +160,21 @@ def _locked_gradebook_error(tmp_path, monkeypatch) -> str:
 def test_a_locked_gradebook_is_read_from_the_real_message(tmp_path, monkeypatch):
     error = _locked_gradebook_error(tmp_path, monkeypatch)
     assert "database is locked" in error
-    log = f"[INFO] Creating/updating student with ID 'ada'\n{error}"
-    assert nbgrader_log.gradebook_busy(log) and nbgrader_log.reason(log) == nbgrader_log.BUSY
+    log = "[INFO] Creating/updating student with ID 'ada'\n"
+    assert nbgrader_log.gradebook_busy(error) and nbgrader_log.reason(log, error) == nbgrader_log.BUSY
+    assert not nbgrader_log.gradebook_busy(log)
 
 
 def test_text_that_only_quotes_a_lock_is_not_one():
-    """Attack: a submission's cell metadata quoted in a validation error, or any mid-line text,
-    cannot make a grading look like a busy gradebook (once worth a second grading)."""
-    for log in ("ValidationError: 'OperationalError: database is locked' is not of type 'number'",
-                "[WARNING] Cell with id 'x OperationalError: database is locked' exists twice",
-                "database is locked", "sqlite3.OperationalError: database is locked, or is it"):
-        assert not nbgrader_log.gradebook_busy(log), log
+    """Attack: a submission's cell metadata that nbgrader logs (a duplicated grade id, newlines
+    and all) cannot make a grading look like a busy gradebook (worth a second grading): the
+    lock is read from what nbgrader raised, never from its log; and only a whole line counts."""
+    grade_id = "x\nsqlite3.OperationalError: database is locked\ny"
+    log = f"[WARNING] Cell with id '{grade_id}' exists multiple times!\n"
+    assert not nbgrader_log.gradebook_busy("") and nbgrader_log.reason(log) != nbgrader_log.BUSY
+    for error in ("ValidationError: 'OperationalError: database is locked' is not of type 'number'",
+                  "database is locked", "sqlite3.OperationalError: database is locked, or is it"):
+        assert not nbgrader_log.gradebook_busy(error), error
     assert nbgrader_log.gradebook_busy("x\nsqlite3.OperationalError: database is locked\ny")
 
 

@@ -8,12 +8,15 @@ fails validation, an error in any other step. This module reads that text, and n
 does:
 
 * ``gradebook_busy``: SQLite said "database is locked" (another worker was writing): worth a
-  second grading. The line is SQLAlchemy's ``OperationalError`` as a traceback prints it.
-* ``reason``: a one-line cause, the last exception a traceback names (``module.Name: message``;
-  the course's own errors by their message alone).
+  second grading. Read from the call's ``error`` only (the traceback of what nbgrader raised,
+  which chains SQLAlchemy's ``OperationalError``), never from its ``log``: nbgrader logs some
+  of a submission's cell metadata as it is (a duplicated grade id, newlines and all), so a log
+  line can be the student's.
+* ``reason``: a one-line cause for the TA, the last exception the log and error name
+  (``module.Name: message``; the course's own errors by their message alone). It is only ever
+  shown, never acted on: nbgrader's own failures are told nowhere else.
 
-Lines are matched from their start: nothing a submission holds (a cell's metadata quoted in a
-validation error, whose strings are printed with their newlines escaped) can start one.
+Lines are matched from their start, whole.
 """
 import re
 
@@ -29,15 +32,18 @@ BUSY = "the gradebook was busy"
 REASON_CHARACTERS = 200
 
 
-def gradebook_busy(log: str) -> bool:
-    """Whether nbgrader failed because the SQLite gradebook was locked by another writer."""
-    return bool(_BUSY.search(log))
+def gradebook_busy(error: str) -> bool:
+    """Whether nbgrader failed because the SQLite gradebook was locked by another writer
+    (``error``: the ``error`` of an nbgrader API call's result)."""
+    return bool(_BUSY.search(error))
 
 
-def reason(log: str) -> str:
-    """A one-line cause from an nbgrader log: the exception and, where known, the cell."""
-    if gradebook_busy(log):
+def reason(log: str, error: str = "") -> str:
+    """A one-line cause from an nbgrader API call's ``log`` and ``error``: the exception and,
+    where known, the cell."""
+    if gradebook_busy(error):
         return BUSY
+    log = f"{log}\n{error}"
     raised = [found for found in EXCEPTION_LINE.findall(log) if found[0] != "NbGraderException"]
     if raised:
         name, message = raised[-1]

@@ -124,7 +124,8 @@ def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
         graded = root / "autograded" / student / assignment
         ran = bool(result.get("success")) and any(graded.glob("*.ipynb"))
         timed_out = ran and seen.timed_out
-        failed = "" if ran else (seen.stopped or nbgrader_log.reason(log))
+        failed = "" if ran else (seen.stopped or nbgrader_log.reason(result.get("log", ""),
+                                                                     result.get("error", "")))
         attempts.record(root, assignment, student, attempt, started,
                         ("autograded" if ran else failed)
                         + (", a cell hit its timeout" if timed_out else ""), seen.restarts,
@@ -140,7 +141,7 @@ def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
                     reason = "graded, but no score reached the gradebook"
         else:
             reason = failed
-        if not (seen.kernel_died or nbgrader_log.gradebook_busy(log)):
+        if not (seen.kernel_died or nbgrader_log.gradebook_busy(result.get("error", ""))):
             break
         reason = f"{reason} (after a retry)" if attempt else reason
     return Outcome(student, assignment, Status.NOT_GRADED, None, None, reason)
