@@ -11,6 +11,7 @@ import nbformat
 import pytest
 
 from course.grading.batch import pool as batch
+from course.grading.batch.attempts import attempts
 from course.grading.course_dir import ROOT
 from course.grading.exports.gradebook_csv import export_row
 from harness import scratch_course, score_in_process, submission
@@ -249,12 +250,15 @@ def test_writes_outside_the_submission_land_nowhere(graded):
     assert "names the grader's files" in outcomes["writes-outside"].reason
 
 
-def test_a_cell_timeout_is_recognised_for_a_second_grading(tmp_path):
-    """A stall looks like a cell timeout: such a notebook is graded a second time."""
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")])
-    nbformat.write(nb, tmp_path / NAME)
-    assert not batch._timed_out(tmp_path)
-    nb.cells[0].outputs = [nbformat.v4.new_output(
-        "error", ename="CellTimeoutError", evalue="", traceback=["CellTimeoutError: no reply"])]
-    nbformat.write(nb, tmp_path / NAME)
-    assert batch._timed_out(tmp_path)
+def test_a_cell_timeout_is_graded_a_second_time_and_restarts_are_counted(graded):
+    """A stall looks like a cell timeout: such a notebook is graded a second time. The batch
+    hears of timeouts and restarts from the Execute step (``runs``), not from any text."""
+    root = graded[0]
+    loops = attempts(root, A1, "infinite-loop")
+    assert [a.outcome for a in loops] == ["autograded, a cell hit its timeout"] * 2
+    assert all(a.cell_timeouts >= 1 for a in loops), loops
+    swallows = attempts(root, A1, "swallows-interrupt")
+    assert len(swallows) == 2 and all(a.kernel_restarts >= 1 for a in swallows), swallows
+    assert [(a.outcome, a.kernel_restarts) for a in attempts(root, A1, "reference")] == [
+        ("autograded", 0)]
+    assert [a.retries for a in attempts(root, A1, "os-exit")] == [0, 1]
