@@ -69,6 +69,18 @@ def secret_lines(source: Path, kinds=("SOLUTION", "HIDDEN TESTS")) -> set[str]:
             if len(line) >= 8 and line not in public_text and line not in rendered}
 
 
+RELEASE_CUTS = [("### BEGIN SOLUTION", "### END SOLUTION"),
+                ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"),
+                ("=== BEGIN MARK SCHEME ===", "=== END MARK SCHEME ===")]
+
+
+def visible(source: str) -> str:
+    """A cell's text as the release shows it: solutions, hidden tests and mark schemes cut out."""
+    for begin, end in RELEASE_CUTS:
+        source = re.sub(re.escape(begin) + r".*?" + re.escape(end), "", source, flags=re.S)
+    return source
+
+
 def visible_text(html: str) -> str:
     """The text a reader sees in an HTML page (tags dropped, entities decoded)."""
     return unescape(re.sub(r"<[^>]+>", "", html))
@@ -82,7 +94,7 @@ def release_path(assignment: str) -> Path:
     return notebooks(ROOT, assignment, "release")[0]
 
 
-def test_cells(nb) -> dict[str, float]:
+def graded_cells(nb) -> dict[str, float]:
     """Grade id -> points of every autograded test cell."""
     return {grade_id(c): float(c.metadata["nbgrader"].get("points", 0)) for c in nb.cells
             if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")
@@ -116,7 +128,7 @@ def score_in_process(assignment: str, overrides: dict[str, str] | None = None, *
     if blank:
         answers = {gid: STUB for gid in answers}
     answers.update(overrides or {})
-    tests = test_cells(nb)
+    tests = graded_cells(nb)
     cells = []
     for cell in nb.cells:
         if cell.cell_type != "code":

@@ -11,8 +11,7 @@ import importlib
 import nbformat
 import pytest
 
-from harness import autograde, score_in_process, source_path, submission
-from harness import test_cells as graded_cells
+from harness import autograde, graded_cells, score_in_process, source_path, submission
 
 ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-tearings",
                4: "04-table-rescue", 6: "06-semantic-chunking"}
