@@ -1,15 +1,19 @@
 """Score a source notebook's own tests (hidden ones included) against any implementation.
 
 Two ways, one truth (the notebook's test cells):
-* ``score_in_process`` runs every code cell in a forked child process — fast, for the long
-  lists of wrong and correct implementations;
+* ``score_in_process`` runs every code cell in a forked child process of a parent that has
+  imported what the cells import (``warm_imports``) — fast, for the long lists of wrong and
+  correct implementations;
 * ``autograde`` pushes submissions through the real ``nbgrader autograde`` in a scratch copy of
   the course and reads the scores from its gradebook.
 """
 import contextlib
+import functools
+import importlib
 import io
 import multiprocessing
 import os
+import pkgutil
 import re
 import shutil
 import subprocess
@@ -120,9 +124,24 @@ def _run_cells(cells, queue, cell_seconds):
     queue.put(("__done__", None))
 
 
+@functools.cache
+def warm_imports() -> None:
+    """Import, once in this process, what the notebooks' cells import (every lesson module,
+    pyplot, ipywidgets): each forked child of ``score_in_process`` then starts warm. Its CPU
+    per scoring falls to about a third (A1: 1.25 s cold, 0.40 s warm, measured here)."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    import course.lessons
+
+    for module in pkgutil.iter_modules(course.lessons.__path__):
+        importlib.import_module(f"course.lessons.{module.name}")
+    import ipywidgets  # noqa: F401
+    import matplotlib.pyplot  # noqa: F401
+
+
 def score_in_process(assignment: str, overrides: dict[str, str] | None = None, *,
                      blank: bool = False, timeout: float = 60, cell_seconds: float = 5) -> Report:
     """Run the source notebook with ``overrides`` in its answer cells and score its tests."""
+    warm_imports()
     nb = nbformat.read(source_path(assignment), as_version=4)
     answers = solutions(nb)
     if blank:

@@ -42,6 +42,7 @@ def test_blind_student_earns_full_marks(number, name):
 
 
 @pytest.mark.parametrize("number", sorted(ASSIGNMENTS))
+@pytest.mark.slow
 def test_blind_students_through_the_real_autograder(number):
     """Full marks, or (superseded) exactly the points of the tests their old reading fails."""
     blind, superseded = _students(number)
