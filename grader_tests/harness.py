@@ -2,8 +2,8 @@
 
 Two ways, one truth (the notebook's test cells):
 * ``score_in_process`` runs every code cell in a forked child process of a parent that has
-  imported what the cells import (``warm_imports``) — fast, for the long lists of wrong and
-  correct implementations;
+  imported what the cells import (``warm_imports``), in grading mode as nbgrader's kernels
+  are — fast, for the long lists of wrong and correct implementations;
 * ``autograde`` pushes submissions through the real ``nbgrader autograde`` in a scratch copy of
   the course and reads the scores from its gradebook.
 """
@@ -107,6 +107,9 @@ def graded_cells(nb) -> dict[str, float]:
 
 def _run_cells(cells, queue, cell_seconds):
     os.environ.setdefault("MPLBACKEND", "Agg")
+    # As in nbgrader's kernels: explorers are not drawn while grading (graded functions do
+    # not depend on it, course.lessons._kit.grading_mode), which is most of a run's CPU.
+    os.environ["NBGRADER_EXECUTION"] = "autograde"
     namespace = {"__name__": "__main__"}
     for gid, source, is_test in cells:
         try:
