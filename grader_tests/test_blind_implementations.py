@@ -12,8 +12,7 @@ import importlib
 import nbformat
 import pytest
 
-from harness import autograde, score_in_process, source_path, submission
-from harness import test_cells as graded_cells
+from harness import autograde, graded_cells, score_in_process, source_path, submission
 
 ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-tearings",
                4: "04-table-rescue", 6: "06-semantic-chunking"}
@@ -53,6 +52,7 @@ def test_blind_student_earns_full_marks(number, name):
 
 
 @pytest.mark.parametrize("number", sorted(ASSIGNMENTS))
+@pytest.mark.slow
 def test_blind_students_through_the_real_autograder(number):
     """Full marks, or (superseded) exactly the points of the tests their old reading fails."""
     blind, superseded = _students(number)
