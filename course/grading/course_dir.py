@@ -30,11 +30,12 @@ def notebooks(root: Path, assignment: str, folder: str = "source") -> list[Path]
     return sorted((root / folder / assignment).glob("*.ipynb"))
 
 
-_LOADED: dict = {}
+_LOADED: dict = {}  # config file -> (what its load depended on, the loaded config)
 
 
-def _load_key(root: Path) -> tuple:
-    """What a load of ``root/nbgrader_config.py`` depends on: the file and the COURSE_* variables."""
+def _load_key(root: Path) -> tuple[str, tuple]:
+    """The config file of ``root``, and what a load of it depends on: the file's state and
+    the COURSE_* variables."""
     from course.grading.settings import environment_variables
 
     config = Path(root).resolve() / "nbgrader_config.py"
@@ -43,20 +44,20 @@ def _load_key(root: Path) -> tuple:
         state = (info.st_mtime_ns, info.st_size, info.st_ino)
     except OSError:
         state = None
-    return (str(config), state, tuple(os.environ.get(name) for name in environment_variables()))
+    return str(config), (state, tuple(os.environ.get(name) for name in environment_variables()))
 
 
 def course_config(root: Path = ROOT):
     """The settings ``root/nbgrader_config.py`` makes (a copy: change it freely), loaded once
-    while neither the file nor a COURSE_* variable changes. The first load also arms what the
-    file arms for nbgrader in this process (the link refusal, feedback holding only pages)."""
+    per course while neither the file nor a COURSE_* variable changes. The first load also arms
+    what the file arms for nbgrader in this process (the link refusal, feedback holding only
+    pages)."""
     from traitlets.config import PyFileConfigLoader
 
-    key = _load_key(root)
-    if key not in _LOADED:
-        _LOADED.clear()  # only the latest state of a course is worth keeping
-        _LOADED[key] = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
-    return copy.deepcopy(_LOADED[key])
+    path, depends = _load_key(root)
+    if _LOADED.get(path, (None,))[0] != depends:
+        _LOADED[path] = depends, PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    return copy.deepcopy(_LOADED[path][1])
 
 
 def course_settings(root: Path = ROOT):
