@@ -17,6 +17,7 @@ from course.grading.judge.sandbox import JudgeSandbox
 from course.grading.judge.kernel_link import Link
 from course.grading.nbgrader_hooks import runs
 from course.grading.sandbox.kernel_manager import BoundedKernelManager
+from course.grading.settings import CourseSettings
 from course.grading.submissions import grade_id, is_test_cell
 
 
@@ -104,7 +105,8 @@ class GradingExecute(Execute):
                             restart=self._restart_between_cells,
                             alive=run_sync(self.km.is_alive))
                 folder = resources.get("metadata", {}).get("path") or "."
-                self._judge = JudgeSandbox(link, folder, timeout=self.timeout or 30)
+                self._judge = JudgeSandbox(link, folder, timeout=self.timeout or 30,
+                                           sandboxed=CourseSettings(config=self.config).sandboxed())
             outputs = self._judge.run(cell.source, grade_id(cell))
             cell.outputs = [nbformat.from_dict(o) for o in outputs]
             cell.execution_count = None

@@ -1,4 +1,10 @@
-"""nbgrader preprocessors the course adds (wired in by ``nbgrader_config.py``)."""
+"""nbgrader preprocessors the course adds (wired in by ``course/grading/config.py``).
+
+Two copy upstream code rather than call it: ``CheckCellMetadataOnce.preprocess`` (nbgrader's
+``CheckCellMetadata.preprocess``) and ``_SchemaOnce.validate_cell`` (the verdicts of
+``BaseMetadataValidator.validate_cell``); grader_tests/test_upstream_hooks.py pins the upstream
+versions they were made from and fails, saying what to re-read, when either changes.
+"""
 import re
 import secrets
 import traceback
