@@ -10,7 +10,9 @@ Submissions holding links, devices or fifos are refused before anything is copie
 import hashlib
 import json
 import os
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -83,6 +85,16 @@ ESCAPE = '''
             pass
     R["caps"] = [l for l in open("/proc/self/status") if l.startswith("CapEff")][0].split()[1]
     R["uid"] = os.getuid()
+    R["others"] = {{}}
+    for folder in ("/home", "/root", "/srv", "/var/lib", "/mnt", "/opt"):
+        try:
+            R["others"][folder] = sorted(os.listdir(folder))
+        except OSError:
+            R["others"][folder] = None
+    try:
+        R["other_home_secret"] = open("{other_home}/secret.txt").read()
+    except OSError:
+        R["other_home_secret"] = None
 '''
 
 FORK_BOMB = '''
@@ -225,6 +237,17 @@ def _links(root: Path) -> dict[str, callable]:
     }
 
 
+def _other_users_home() -> Path:
+    """Another user's home with a secret in it, as on a shared course server (under /home when
+    the grader may write there, else a scratch folder the test still expects hidden)."""
+    base = Path("/home") if os.access("/home", os.W_OK) else Path(tempfile.gettempdir())
+    home = Path(tempfile.mkdtemp(prefix="course-other-ta-", dir=base))
+    (home / "secret.txt").write_text("another TA's gradebook password")
+    home.chmod(0o755)
+    (home / "secret.txt").chmod(0o644)
+    return home
+
+
 @pytest.fixture(scope="module")
 def attacked(tmp_path_factory):
     root = scratch_course([A1])
@@ -233,8 +256,9 @@ def attacked(tmp_path_factory):
     ports = (victim_km.shell_port, victim_km.iopub_port, victim_km.control_port)
     victims = [("ipc", f"{victim_km.ip}-{port}") if victim_km.transport == "ipc"
                else ("tcp", (victim_km.ip, port)) for port in ports]
+    other_home = _other_users_home()
     fill = dict(repo=ROOT, course=root, a=A1, nb=NAME, port=server.getsockname()[1],
-                victims=victims, base=sandbox_provisioner.runtime_base())
+                victims=victims, base=sandbox_provisioner.runtime_base(), other_home=other_home)
     students = {"reference": submission(A1), "partly-wrong": submission(A1, WRONG["always-splits"][1])}
     students.update({name: appended({"understanding": _attack(code, **fill)})
                      for name, code in ATTACKS.items()})
@@ -255,6 +279,7 @@ def attacked(tmp_path_factory):
         victim_kc.stop_channels()
         victim_km.shutdown_kernel(now=True)
         server.close()
+        shutil.rmtree(other_home, ignore_errors=True)
     return dict(root=root, outcomes={o.student_id: o for o in outcomes}, config=config,
                 accepted=accepted, victim_alive=victim_alive, victims=victims)
 
@@ -295,6 +320,17 @@ def test_sources_gradebook_config_and_classmates_are_out_of_reach(attacked):
     record = _record(attacked, "escape")
     assert record["read"] == [], record["read"]
     assert set(record["course_root_holds"]) <= {"autograded"}, record["course_root_holds"]
+
+
+def test_other_users_homes_and_service_data_are_out_of_reach(attacked):
+    """Covered whole: a kernel lists at most the path down to what is bound back (the
+    interpreter, .venv/, course/), and another user's world-readable file is not there."""
+    record = _record(attacked, "escape")
+    assert record["other_home_secret"] is None, record
+    kept = {str(p) for p in sandbox_kernel.kept_folders()}
+    for folder, names in record["others"].items():
+        for name in names or ():
+            assert any(k.startswith(f"{folder}/{name}") for k in kept), (folder, name, record["others"])
 
 
 def test_nothing_outside_its_folder_is_written(attacked):

@@ -121,24 +121,32 @@ def test_the_kernel_manager_finds_the_sandbox_kernelspec_itself(monkeypatch, tmp
     assert BoundedKernelManager().kernel_spec_manager.find_kernel_specs()[SANDBOX_KERNEL] == str(own)
 
 
+def _run(coroutine):
+    """``coroutine``'s result, on an event loop of its own thread (a browser test earlier in
+    the session may have left this thread's loop running)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_each_sandboxed_kernel_is_told_what_to_hide(tmp_path):
     """The provisioner puts the configured course root and exchange in the kernel's own
     environment (sandbox.kernel.hidden_roots reads them there), never in the grader's."""
-    import asyncio
-
     c = Config()
     configure(c, tmp_path)
     assert CourseSettings(config=c).kernel_environment() == {
         "COURSE_ROOT": str(tmp_path.resolve()), "COURSE_EXCHANGE": c.Exchange.root}
     assert CourseSettings().kernel_environment() == {}, "no course: the kernel's own environment"
     km = BoundedKernelManager(kernel_name=SANDBOX_KERNEL, config=c)
-    _, launch = asyncio.run(km.pre_start_kernel(cwd=str(tmp_path)))
+    _, launch = _run(km.pre_start_kernel(cwd=str(tmp_path)))
     try:
         assert launch["env"]["COURSE_ROOT"] == str(tmp_path.resolve())
         assert launch["env"]["COURSE_EXCHANGE"] == c.Exchange.root
         assert os.environ.get("COURSE_ROOT") != str(tmp_path.resolve())
     finally:
-        asyncio.run(km.provisioner.cleanup(restart=False))
+        _run(km.provisioner.cleanup(restart=False))
 
 
 def test_plain_nbgrader_reads_the_same_config():

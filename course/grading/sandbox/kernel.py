@@ -35,7 +35,11 @@ TMP_BYTES = 64 * 1024 ** 2          # /tmp and /dev/shm
 HIDDEN_BYTES = 64 * 1024            # the empty, read-only folders that hide the course roots
 SANDBOX_UID = SANDBOX_GID = 65534   # nobody / nogroup: who the kernel is inside its sandbox
 OUTSIDE_BASE = 2_000_000_000        # + the kernel's pid: who it is on the host when root grades
-HIDDEN_DEFAULTS = ("/srv/nbgrader",)
+# Where other people's and services' files live: every user's home (a TA's clone, another
+# course), service data (PostgreSQL's, mail, spools, backups), mounts. Covered whole; what the
+# kernel needs under them (the interpreter, .venv/, course/) is bound back.
+HIDDEN_DEFAULTS = ("/home", "/root", "/srv", "/mnt", "/media", "/opt", "/var/lib", "/var/mail",
+                   "/var/spool", "/var/backups", "/var/log", "/var/tmp", "/var/cache")
 KERNELSPEC_PATH = str(Path(__file__).resolve().parent / "jupyter")  # holds kernels/course-sandbox
 # What ``python -m ipykernel_launcher`` does, less the debugger: ipykernel imports debugpy at
 # every start when it is installed (0.15 s of CPU, a quarter of the kernel's start) and a graded
@@ -46,7 +50,8 @@ LAUNCH = ("import sys; del sys.path[0]; sys.modules['debugpy'] = None; "
 
 
 def hidden_roots() -> list[Path]:
-    """Folders the kernel must not see: the course roots, the exchange and the grader's home."""
+    """Folders the kernel must not see: the course roots, the exchange, the grader's home and
+    ``HIDDEN_DEFAULTS``, each as it is on this machine."""
     roots = {PACKAGE_ROOT} | ({Path.home().resolve()} - {Path("/")})
     if os.environ.get("COURSE_ROOT"):
         roots.add(Path(os.environ["COURSE_ROOT"]).resolve())
