@@ -11,9 +11,11 @@ FULL = 40.0
 NAME = "packing_by_hand.ipynb"
 
 
-def appended(code_after: dict[str, str], overrides: dict[str, str] | None = None):
-    """The reference submission with ``code_after[grade_id]`` appended to that answer cell."""
-    nb = submission(A1, overrides)
+def appended(code_after: dict[str, str], overrides: dict[str, str] | None = None,
+             assignment: str = A1):
+    """The reference submission of ``assignment`` with ``code_after[grade_id]`` appended to
+    that answer cell."""
+    nb = submission(assignment, overrides)
     for cell in nb.cells:
         gid = cell.metadata.get("nbgrader", {}).get("grade_id")
         if gid in code_after:

@@ -21,6 +21,7 @@ from course.grading.batch import pool as batch
 from course.grading.course_dir import ROOT
 from course.lessons.checks import fake_paragraph
 from harness import scratch_course, secret_lines, source_path, submission
+from hostile import appended
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
@@ -42,12 +43,7 @@ PRINT_KEPT = '\nprint("KEPT", len(_kept), repr(_kept)[:100000])\n'
 
 
 def _with(assignment: str, after: dict[str, str], overrides: dict[str, str] | None = None):
-    nb = submission(assignment, overrides)
-    for cell in nb.cells:
-        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if gid in after:
-            cell.source += "\n" + after[gid]
-    return nb
+    return appended(after, overrides, assignment)
 
 
 def _hand_in(root: Path, assignment: str, students: dict, files: dict[str, str] | None = None):
