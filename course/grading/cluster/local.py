@@ -69,7 +69,7 @@ class LocalCluster:
                    "--no-nanny", "--host", "127.0.0.1", "--dashboard-address", ":0",
                    "--local-directory", str(home / "local"), *certs.cli_options(own, "worker")]
         if hide:
-            mounts = " && ".join(f"mount -t tmpfs -o size=1m,mode=0755 none {shlex_quote(p)}"
+            mounts = " && ".join(f"/usr/bin/mount -t tmpfs -o size=1m,mode=0755 none {shlex_quote(p)}"
                                  for p in hide)
             command = ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh",
                        "-c", f"{mounts} && exec \"$@\"", "sh", *command]

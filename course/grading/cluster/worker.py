@@ -194,6 +194,16 @@ class _Grader:
         self.answer.close()
 
 
+def hidden_folder(folder: Path) -> Path:
+    """What the kernels' sandbox covers to hide the grading ``folder``: the folder, or the
+    highest folder above it that others may not walk through (Dask makes its worker folders
+    0700): the unprivileged bwrap can cover that one, not make a folder beneath it."""
+    from ..sandbox_kernel import _blocker
+
+    folder = folder.resolve()
+    return _blocker(folder) or folder
+
+
 def _child_env(folder: Path) -> dict:
     """The grading process's environment: the venv first on PATH, no gradebook URL, and the
     worker's grading folder hidden from every kernel."""
@@ -201,7 +211,7 @@ def _child_env(folder: Path) -> dict:
 
     env = tool_env()
     env.pop("COURSE_GRADEBOOK_URL", None)
-    env["COURSE_HIDDEN_ROOTS"] = str(folder.resolve())
+    env["COURSE_HIDDEN_ROOTS"] = str(hidden_folder(folder))
     env.setdefault("MPLBACKEND", "Agg")
     return env
 
