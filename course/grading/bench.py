@@ -14,11 +14,15 @@
   ``course-sandbox`` kernel (median of a few starts, in a scratch submission folder);
 * stalls: ``--stall-runs`` autogrades of a notebook that displays ipywidgets (``interact``
   and ``Output``), counting notebooks in which any cell hit its timeout;
+* ``--cluster``: the same class graded by the local command (``--jobs 1``, ``--jobs 2``) and on
+  a Dask cluster of this machine (a scheduler and one, then two, workers as processes, over TLS):
+  seconds per submission, and what a task costs beyond the local command's work;
 * the students' wheel: its size, its install into a fresh venv (with ipykernel and nbclient,
   pip's cache warm) and run-all of every solved release notebook there
   (``--student-wheel-only`` measures just this).
 """
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -293,6 +297,53 @@ def _print_grading(students: int, jobs: int, rounds: int = 1) -> None:
              if rounds > 1 else ""), flush=True)
 
 
+def cluster_vs_local(students: int) -> dict[str, float]:
+    """Wall seconds of the whole grading command on copies of one class: locally with one and
+    two workers, and on a cluster of this machine with one and two workers (started before the
+    command, as a TA's would be). Name -> seconds."""
+    from .cluster.certs import make_certs
+    from .cluster.local import LocalCluster
+
+    scratch = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
+    workers = Path(tempfile.mkdtemp(prefix="bench-cluster-workers-", dir="/var/tmp"))
+    workers.chmod(0o755)
+    roots = []
+    try:
+        make_certs(scratch / "certs")
+        seconds = {}
+
+        def timed(name: str, *options: str) -> None:
+            root = _class(students)
+            roots.append(root)
+            seconds[name], _ = _timed([str(BIN / "python"), "-m", "course", "grade", A1,
+                                       "--course", str(root), *options], root)
+
+        timed("local --jobs 1", "--jobs", "1")
+        timed("local --jobs 2", "--jobs", "2")
+        with LocalCluster(workers, scratch / "certs") as cluster:
+            for count in (1, 2):
+                cluster.add_worker(f"w{count}")
+                timed(f"cluster, {count} worker{'s' if count > 1 else ''}", "--cluster",
+                      cluster.address, "--certs", str(scratch / "certs"))
+        return seconds
+    finally:
+        for folder in (scratch, workers, *roots):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _print_cluster(students: int) -> None:
+    seconds = cluster_vs_local(students)
+    print(f"whole command, {students} solved submissions of {A1}, local against a cluster of "
+          "this machine:", flush=True)
+    for name, wall in seconds.items():
+        print(f"  {name}: {wall:.1f} s, {wall / students:.2f} s each", flush=True)
+    for count, jobs in ((1, 1), (2, 2)):
+        extra = (seconds[f"cluster, {count} worker{'s' if count > 1 else ''}"]
+                 - seconds[f"local --jobs {jobs}"]) / students
+        print(f"  overhead per task, {count} worker{'s' if count > 1 else ''} against "
+              f"--jobs {jobs}: {extra:+.2f} s", flush=True)
+
+
 def _print_judge_cost() -> None:
     for name, (wall, cpu) in judge_cost().items():
         print(f"{name}, A1's test cells for one student: {wall:.2f} s, {cpu:.2f} CPU-s", flush=True)
@@ -311,7 +362,11 @@ def main(argv=None) -> None:
                         help="plain against the course's command this many times in turn")
     parser.add_argument("--grading-only", action="store_true",
                         help="only plain nbgrader against the course's command")
+    parser.add_argument("--cluster", action="store_true",
+                        help="only the local command against a Dask cluster of this machine")
     args = parser.parse_args(argv)
+    if args.cluster:
+        return _print_cluster(args.students)
     if args.judge_only:
         return _print_judge_cost()
     if args.student_wheel_only:
@@ -328,6 +383,8 @@ def main(argv=None) -> None:
     _print_judge_cost()
     _print_grading(args.students, args.jobs, args.rounds)
     print(bench_graders.report(8), flush=True)
+    if importlib.util.find_spec("distributed") is not None:
+        _print_cluster(8)
     print(f"similarity check, {args.students} submissions of {A1}: "
           f"{similarity_seconds(args.students):.1f} s", flush=True)
     stalled, graded = stalls(args.stall_runs, args.jobs)

@@ -160,9 +160,9 @@ def grade(cluster: Cluster, assignment: str, root: Path, students: list[str] | N
             outcomes[student] = Outcome(student, assignment, Status.NOT_GRADED, None, None,
                                         f"{gone} before this student was graded")
     finally:
-        for future in pending:
-            future.cancel()
         try:
+            if pending and client.status == "running":
+                client.cancel(list(pending))
             client.close(timeout=5)
         except Exception:  # noqa: BLE001 — a client of a scheduler that is gone closes as it can
             pass
