@@ -293,3 +293,37 @@ def test_a_worker_is_given_hidden_tests_but_no_solution_and_no_student(graded, c
     assert not {line for line in secret_lines(source, ("SOLUTION",)) if line in everything}
     hidden = secret_lines(source, ("HIDDEN TESTS",))
     assert hidden and hidden <= {line for line in hidden if line in cells}
+
+
+def test_the_scheduler_gone_is_a_clear_error_and_what_was_graded_is_kept(
+        base, certs, courses, gradebook_url):
+    from course.grading.class_record import recorded
+
+    root = courses["cluster"]
+    workers = Path(tempfile.mkdtemp(prefix="cluster-test-gone-", dir="/var/tmp"))
+    workers.chmod(0o755)
+    try:
+        with LocalCluster(workers, certs) as own:
+            own.add_worker("lone", hide=[base] if can_hide() else [])
+            run = _grade(root, "--cluster", own.address, "--certs", str(certs),
+                         url=gradebook_url)
+            output = []
+            for line in run.stdout:
+                output.append(line)
+                if re.match(r"\[\d+/\d+ done.*\] \S+: graded .*\(on ", line):
+                    os.killpg(own.scheduler.pid, 9)   # the scheduler's machine is gone
+                    break
+            output.append(run.communicate(timeout=300)[0])
+    finally:
+        shutil.rmtree(workers, ignore_errors=True)
+    text = "".join(output)
+    assert run.returncode == 1, text[-3000:]
+    assert re.search(rf"problem: the Dask scheduler at tls://\S+ went away: \d+ students graded "
+                     rf"and kept; \d+ not graded, grade them again with --students", text), text
+    graded_now = {line.split("] ")[1].split(":")[0] for line in text.splitlines()
+                  if re.match(r"\[\d+/\d+ done.*\(on ", line)}
+    kept = {o.student_id: o for o in recorded(gradebook_url, A1)}
+    assert graded_now and graded_now <= set(kept)
+    assert not any("went away" in o.reason for o in kept.values()), "a placeholder was recorded"
+    rows = _rows(root, "grades")
+    assert len(rows) == len({r["student_id"] for r in rows})
