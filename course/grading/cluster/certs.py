@@ -95,14 +95,16 @@ def make_certs(folder: Path, hosts: list[str] | None = None, course: str = "tear
     for role in ROLES:
         key = _key()
         cert = (x509.CertificateBuilder()
-                .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"{course} {role}")]))
+                .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME,
+                                                            f"{course} {role}")]))
                 .issuer_name(ca_cert.subject).public_key(key.public_key())
                 .serial_number(x509.random_serial_number())
                 .not_valid_before(now - datetime.timedelta(minutes=5))
                 .not_valid_after(now + datetime.timedelta(days=days))
                 .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
                 .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH,
-                                                      ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
+                                                      ExtendedKeyUsageOID.CLIENT_AUTH]),
+                               critical=False)
                 .add_extension(x509.SubjectAlternativeName(_names(hosts or [])), critical=False)
                 .sign(ca_key, hashes.SHA256()))
         _write(folder / f"{role}-key.pem", _pem_key(key), private=True)

@@ -80,7 +80,6 @@ def grade(cluster: Cluster, assignment: str, root: Path, students: list[str] | N
     problems = problems if problems is not None else []
     url, course = db_url(root), course_id(root)
     prepare(url, course)
-    given = materials.material(root, assignment, settings)
     client = connect(cluster)
     outcomes: dict[str, Outcome] = {}
     started = time.perf_counter()
@@ -95,6 +94,7 @@ def grade(cluster: Cluster, assignment: str, root: Path, students: list[str] | N
         for why in client.run(worker.refusal).values():
             if why:
                 progress(why, flush=True)
+        given = materials.material(root, assignment, settings)
         held = client.submit(worker.hold, given, key=f"course-material-{uuid.uuid4().hex}",
                              resources={worker.RESOURCE: 1}, pure=False)
 

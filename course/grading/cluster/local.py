@@ -59,8 +59,8 @@ class LocalCluster:
         home.mkdir(parents=True, exist_ok=True)
         own = home / "certs"   # handed out, as to another machine: the CA and the worker's
         own.mkdir(exist_ok=True)
-        for name_ in ("ca.pem", "worker.pem", "worker-key.pem"):
-            shutil.copy2(self.certs / name_, own / name_)
+        for file_name in ("ca.pem", "worker.pem", "worker-key.pem"):
+            shutil.copy2(self.certs / file_name, own / file_name)
         env = {**os.environ, **(env or {}), "HOME": str(home)}
         env.pop("COURSE_GRADEBOOK_URL", None)
         if path is not None:
@@ -69,8 +69,8 @@ class LocalCluster:
                    "--no-nanny", "--host", "127.0.0.1", "--dashboard-address", ":0",
                    "--local-directory", str(home / "local"), *certs.cli_options(own, "worker")]
         if hide:
-            mounts = " && ".join(f"/usr/bin/mount -t tmpfs -o size=1m,mode=0755 none {shlex_quote(p)}"
-                                 for p in hide)
+            mounts = " && ".join(f"/usr/bin/mount -t tmpfs -o size=1m,mode=0755 none "
+                                 f"{shlex_quote(p)}" for p in hide)
             command = ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh",
                        "-c", f"{mounts} && exec \"$@\"", "sh", *command]
         log = home / "worker.log"

@@ -29,7 +29,6 @@ from pathlib import Path
 
 from ..course_dir import course_config
 from ..intake import course_id, db_url, not_plain, unsafe_id
-from ..shared_gradebook import prepare
 
 SETTINGS_FROM_ENV = ("COURSE_CELL_TIMEOUT", "COURSE_STARTUP_TIMEOUT")
 
@@ -50,7 +49,31 @@ def _files(folder: Path, keep=lambda relative: True) -> dict[str, bytes]:
 
 
 def _ignored(relative: str, patterns: list[str]) -> bool:
-    return any(fnmatch.fnmatch(part, pattern) for part in relative.split("/") for pattern in patterns)
+    return any(fnmatch.fnmatch(part, pattern)
+               for part in relative.split("/") for pattern in patterns)
+
+
+def new_gradebook(target_url: str, like_url: str) -> None:
+    """An empty gradebook at ``target_url`` with the tables and the alembic version of the one
+    at ``like_url`` (nbgrader would ask the ``alembic`` command for it: seconds)."""
+    from nbgrader.api import Base
+    from sqlalchemy import create_engine, text
+
+    like = create_engine(like_url)
+    try:
+        with like.connect() as connection:
+            version = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    finally:
+        like.dispose()
+    engine = create_engine(target_url)
+    try:
+        Base.metadata.create_all(engine)
+        with engine.begin() as connection:
+            connection.execute(text("CREATE TABLE alembic_version "
+                                    "(version_num VARCHAR(32) NOT NULL)"))
+            connection.execute(text("INSERT INTO alembic_version VALUES (:v)"), {"v": version})
+    finally:
+        engine.dispose()
 
 
 def copy_definition(source_url: str, target_url: str, course: str, assignment: str) -> None:
@@ -82,7 +105,7 @@ def material(root: Path, assignment: str, settings: dict | None = None) -> dict:
     course = course_id(root)
     with tempfile.TemporaryDirectory(prefix="course-material-") as scratch:
         target = f"sqlite:///{Path(scratch) / 'gradebook.db'}"
-        prepare(target, course)
+        new_gradebook(target, db_url(root))
         copy_definition(db_url(root), target, course, assignment)
         gradebook = (Path(scratch) / "gradebook.db").read_bytes()
     ignore = list(course_config(root).CourseDirectory.ignore)

@@ -93,6 +93,9 @@ class SandboxCheck(WorkerPlugin):
         if problem:
             log.error("%s", problem)
             return
+        folder = Path(worker.local_directory) / FOLDER
+        with _idle_lock:  # nbgrader loads in them while the TA's process packs the material
+            _idle.extend(_Grader(folder) for _ in range(worker.state.nthreads - len(_idle)))
         await worker.set_resources(**{RESOURCE: worker.state.nthreads})
 
 
