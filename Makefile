@@ -37,7 +37,9 @@ release: install
 lab: install
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp student/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json  # no news toast
-	$(VENV)/bin/jupyter lab --notebook-dir=release
+	@# student/lab-config turns nbgrader's instructor panels off for this lab only (Validate stays)
+	JUPYTER_CONFIG_PATH=$(CURDIR)/student/lab-config$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} \
+	  $(VENV)/bin/jupyter lab --notebook-dir=release
 
 ## Autograde every collected submission of assignment A with JOBS workers (default: one per
 ## core); feedback; CSVs.
@@ -46,11 +48,11 @@ grade: install
 
 ## The students' package (course.lessons only) as a wheel: dist/tearing_the_book_lessons-*.whl
 wheel: install
-	$(PY) -m course.grading.student_wheel
+	$(PY) -m course.grading.releases.wheel
 
 ## Timings (printed, never asserted).
 bench: install
-	$(PY) -m course.grading.bench
+	$(PY) -m course.grading.dev.bench
 
 ## Remove local grading output (student data): submitted/, autograded work, feedback, reports, logs, gradebook.
 clean-grading:

@@ -9,14 +9,14 @@ from nbgrader.preprocessors import (
 )
 from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
 
-from course.grading import sandbox_kernel
-from course.grading.intake import refuse_links_in_nbgrader
-from course.grading.execute import GradingExecute
-from course.grading.feedback_export import (
+from course.grading.sandbox import kernel as sandbox_kernel
+from course.grading.intake.handed_in import refuse_links_in_nbgrader
+from course.grading.nbgrader_hooks.execute import GradingExecute
+from course.grading.feedback.export import (
     TEMPLATE, TEMPLATES_DIR, FeedbackExporter, feedback_holds_only_pages, nbgrader_templates)
-from course.grading.feedback_summary import FeedbackSummary
-from course.grading.safe_html import StaticOutputs
-from course.grading.preprocessors import (
+from course.grading.feedback.summary import FeedbackSummary
+from course.grading.feedback.safe_html import StaticOutputs
+from course.grading.nbgrader_hooks.preprocessors import (
     CheckCellMetadataOnce, ClearWidgetState, DeduplicateIdsCompletely,
     OverwriteCellsNamingTheCell, StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
 
@@ -46,7 +46,7 @@ c.GenerateAssignment.preprocessors = [
 # cell whose type was changed, in any nbformat 4 minor version and whatever its cell ids (a
 # cell that still cannot be restored is named); a warning on stderr does not zero a correct test
 # cell. Test cells are judged in a sandbox of their own, never in the student's kernel nor in the
-# grader's process (course/grading/judge_sandbox.py): the kernel only runs the student's
+# grader's process (course/grading/judge/sandbox.py): the kernel only runs the student's
 # functions on the tests' inputs.
 c.OverwriteCells.add_missing_cells = True
 # The student's decision card is their work, not a copy of the template to restore.
@@ -96,8 +96,8 @@ feedback_holds_only_pages()
 refuse_links_in_nbgrader()
 
 # Untrusted code: every graded notebook runs in a bubblewrap sandbox (see
-# course/grading/sandbox_kernel.py for what is and is not enforced), as nobody when the grader
-# is root, talking to the grader over unix sockets (course/grading/sandbox_provisioner.py, named
+# course/grading/sandbox/kernel.py for what is and is not enforced), as nobody when the grader
+# is root, talking to the grader over unix sockets (course/grading/sandbox/provisioner.py, named
 # in the kernelspec). Set COURSE_SANDBOX=0 to run without it; where bwrap is not installed,
 # grading runs unsandboxed and says so.
 os.environ["COURSE_ROOT"] = HERE

@@ -16,13 +16,17 @@ import os
 import sys
 from pathlib import Path
 
-from course.grading import demo, releases, sandbox_kernel
+from course.grading import demo
+
+from course.grading.releases import notebooks as releases
+
+from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.course_dir import ROOT
 from course.grading.cycle import export_class, run_cycle, summary
 from course.grading.outcome import Status
-from course.grading.class_report import report_assignment
-from course.grading.intake import submitted_students
-from course.grading.similarity import Ahead
+from course.grading.report.after_batch import report_assignment
+from course.grading.intake.handed_in import submitted_students
+from course.grading.second_opinion.similarity import Ahead
 
 
 def grade(args) -> int:

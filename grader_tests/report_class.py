@@ -17,7 +17,7 @@ import nbformat
 
 from course.grading.cycle import run_cycle
 from course.grading.demo import synthetic_class
-from course.grading.report import write_report
+from course.grading.report.page import write_report
 from harness import scratch_course, submission
 from implementations.a1_packing import CORRECT, WRONG
 

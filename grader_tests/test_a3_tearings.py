@@ -234,6 +234,75 @@ def test_tearing_explorer_shows_a_broken_chunker_instead_of_failing(reference):
     assert bytes(box.image.value).startswith(b"\x89PNG")
 
 
+def _drawn_texts(figure):
+    """Every text the tearing explorer's figure shows now: titles, messages, axis and tick labels
+    (ticks outside the axes' range are never drawn, so they are left out)."""
+    from matplotlib.text import Text
+    shown = []
+    for ax in figure.axes:
+        for axis, (low, high) in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            shown += [tick.label1 for tick in axis.get_major_ticks()
+                      if min(low, high) <= tick.get_loc() <= max(low, high)]
+        shown += [ax.xaxis.label, ax.yaxis.label, ax.title, *ax.texts]
+    shown += [t for t in figure.texts if isinstance(t, Text)]
+    return [t for t in shown if t.get_visible() and t.get_text().strip()]
+
+
+def _overlapping_labels(figure):
+    """(text, text) pairs whose boxes intersect, and texts reaching outside the figure."""
+    renderer = figure.canvas.get_renderer()
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in _drawn_texts(figure)]
+    page = figure.bbox
+    problems = [f"{a!r} overlaps {b!r}" for i, (a, box) in enumerate(boxes)
+                for b, other in boxes[i + 1:] if box.overlaps(other)]
+    problems += [f"{a!r} reaches outside the figure" for a, box in boxes
+                 if box.x0 < page.x0 or box.x1 > page.x1 or box.y0 < page.y0 or box.y1 > page.y1]
+    return problems
+
+
+def test_tearing_explorer_labels_never_overlap_across_the_sliders(reference):
+    """Rendered with Agg: no two texts' window extents intersect, and none leaves the figure,
+    over a full sweep of each slider with the other at its lowest, default and highest value
+    (overlaps at or past the size included: then the fixed lane shows its chunker's ValueError).
+    Only the caption and such messages change with the sliders; every (size, overlap) pair,
+    1147 redraws, takes 26 s here and finds nothing more."""
+    from course.lessons.tearing_explorer import tearing_explorer
+    r = reference
+    box = tearing_explorer(r["chunk_fixed"], r["chunk_recursive"], r["chunk_structured"], POLICY, 180, 40,
+                           source="policy.md", questions=POLICY_QUESTIONS, judge=_judge)
+    assert type(box.figure.canvas).__name__ == "FigureCanvasAgg"
+    headings = [t.get_text() for t in box.figure.axes[0].texts if "overlap" not in t.get_text()]
+    assert headings == ["Nimbus Analytics — Expense & Travel Policy", "Purchases", "Travel",
+                        "Reimbursement"], "a heading's title was shortened though there is room"
+    size, overlap = box.slider, box.overlap_slider
+    sizes = range(size.min, size.max + 1, size.step)
+    overlaps = range(overlap.min, overlap.max + 1, overlap.step)
+    settings = ([(s, o) for o in (overlap.min, 40, overlap.max) for s in sizes]
+                + [(s, o) for s in (size.min, 180, size.max) for o in overlaps])
+    problems = {}
+    for size_now, overlap_now in settings:
+        size.value, overlap.value = size_now, overlap_now
+        assert f"class='size'>{size_now}<" in box.summary.value
+        found = _overlapping_labels(box.figure)
+        if found:
+            problems[(size_now, overlap_now)] = found
+    assert not problems, f"{len(problems)} settings, e.g. {next(iter(problems.items()))}"
+
+
+def test_tearing_explorer_labels_stay_apart_for_broken_chunkers_and_close_headings(reference):
+    """Long error messages in every lane, and headings a few characters apart, still give
+    labels that neither overlap nor leave the figure."""
+    from course.lessons.tearing_explorer import tearing_explorer
+
+    def broken(*args, **kwargs):
+        raise ValueError("a very long message about what went wrong " * 4)
+    crowded = "".join(f"# Heading number {i} with a long title\n\nBody {i}.\n\n" for i in range(12))
+    box = tearing_explorer(broken, broken, broken, crowded)
+    assert _overlapping_labels(box.figure) == []
+    shown = [t.get_text() for t in box.figure.axes[0].texts]
+    assert any(text.endswith("…") for text in shown), shown
+
+
 def test_query_explorer_shows_each_strategys_top_chunk(reference):
     from course.lessons.tearing_explorer import query_explorer
     r = reference

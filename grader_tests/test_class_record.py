@@ -3,9 +3,9 @@ test_postgres_gradebook.py): a later run replaces a student's outcome, and score
 back from nbgrader's tables, so a grade entered by hand counts."""
 from nbgrader.api import Gradebook
 
-from course.grading.class_record import record, recorded
+from course.grading.gradebook.record import record, recorded
 from course.grading.outcome import Outcome
-from course.grading.shared_gradebook import prepare
+from course.grading.gradebook.shared import prepare
 
 
 def test_later_outcomes_replace_earlier_ones_and_scores_come_from_the_gradebook(tmp_path):

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from course.grading.attempts import attempts
-from course.grading.canvas import IDENTITY, read_roster, write_canvas_csv
+from course.grading.batch.attempts import attempts
+from course.grading.exports.canvas import IDENTITY, read_roster, write_canvas_csv
 from course.grading.course_dir import notebooks
-from course.grading.feedback_summary import MARK
-from course.grading.report import report_path
+from course.grading.feedback.summary import MARK
+from course.grading.report.page import report_path
 from harness import secret_lines, visible_text
 from report_class import A1, graded_class
 
@@ -202,7 +202,7 @@ def test_canvas_csv_imports_as_it_is(graded, tmp_path, capsys):
 
 
 def test_attempts_read_back_the_latest_run_only(tmp_path):
-    from course.grading.attempts import record
+    from course.grading.batch.attempts import record
     from course.grading.logs import student_log
 
     record(tmp_path, A1, "ada", 0, 0.0, "the kernel died (sys.exit/os._exit or a crash)")
@@ -217,8 +217,7 @@ def test_attempts_read_back_the_latest_run_only(tmp_path):
 
 
 def test_a_report_past_its_time_limit_says_so_and_the_canvas_csv_is_still_written(graded, monkeypatch):
-    from course.grading import class_report
-
+    from course.grading.report import after_batch as class_report
     root = graded[0]
     monkeypatch.setattr(class_report, "REPORT_SECONDS", 0.001)
     page, canvas = class_report.report_assignment(root, A1)

@@ -27,7 +27,7 @@ import pytest
 
 from course.grading import demo
 from course.grading.course_dir import BIN, course_copy, nbgrader
-from course.grading.scratch_postgres import HOW_TO_GET_ONE, scratch_server, server_bin
+from course.grading.dev.scratch_postgres import HOW_TO_GET_ONE, scratch_server, server_bin
 from tools import bwrap_found, require, under_ci
 
 A1 = "01-packing-by-hand"
@@ -264,7 +264,7 @@ def test_a_worker_killed_mid_batch_loses_no_student_and_grades_none_twice(
     assert _rows(root, "grades") == _rows(courses["local"], "grades")
     assert [r["student_id"] for r in _rows(root, "grades")] == CLASS
     assert set(_gradebook(gradebook_url)) == set(CLASS) - {"broken"}
-    from course.grading.class_record import recorded
+    from course.grading.gradebook.record import recorded
 
     assert [o.student_id for o in recorded(gradebook_url, A1)] == CLASS
 
@@ -301,7 +301,7 @@ def test_a_worker_is_given_hidden_tests_but_no_solution_and_no_student(graded, c
 
 def test_the_scheduler_gone_is_a_clear_error_and_what_was_graded_is_kept(
         base, certs, courses, gradebook_url):
-    from course.grading.class_record import recorded
+    from course.grading.gradebook.record import recorded
 
     root = courses["cluster"]
     workers = Path(tempfile.mkdtemp(prefix="cluster-test-gone-", dir="/var/tmp"))

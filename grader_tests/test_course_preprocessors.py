@@ -7,8 +7,8 @@ from nbgrader.api import Gradebook
 from nbgrader.preprocessors import ComputeChecksums, SaveCells
 
 from course.grading.course_dir import tool_env
-from course.grading.feedback_summary import MARK, FeedbackSummary
-from course.grading.preprocessors import (
+from course.grading.feedback.summary import MARK, FeedbackSummary
+from course.grading.nbgrader_hooks.preprocessors import (
     CellError, CheckCellMetadataOnce, ClearWidgetState, DeduplicateIdsCompletely, OverwriteCellsNamingTheCell,
     StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
 

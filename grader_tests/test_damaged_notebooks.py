@@ -13,7 +13,7 @@ import shutil
 import pytest
 from nbformat.v4.nbbase import random_cell_id
 
-from course.grading import batch
+from course.grading.batch import pool as batch
 from course.grading.logs import student_log
 from harness import autograde, scratch_course, submission
 

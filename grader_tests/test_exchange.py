@@ -2,7 +2,7 @@
 
 Instructor releases -> two students (own HOME, own working folder) fetch -> one submits the
 reference solution, one the blank release -> instructor collects, grades with the course's
-parallel batch grader (course/grading/batch.py), generates and releases feedback -> each
+parallel batch grader (course/grading/batch/pool.py), generates and releases feedback -> each
 student fetches their feedback. Everything happens in a scratch copy of the course with its
 own gradebook and a temporary exchange; the real repository's gradebook and /srv/nbgrader are
 never touched.
@@ -26,7 +26,7 @@ import nbformat
 import pytest
 
 from harness import scratch_course, secret_lines, source_path, submission, visible_text
-from course.grading import batch
+from course.grading.batch import pool as batch
 from course.grading.course_dir import BIN, ROOT, nbgrader
 
 A1 = "01-packing-by-hand"

@@ -8,8 +8,8 @@ import jinja2
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 from nbconvert.exporters import HTMLExporter
 
-from course.grading import feedback_export
-from course.grading.feedback_export import FeedbackExporter, accessible
+from course.grading.feedback import export as feedback_export
+from course.grading.feedback.export import FeedbackExporter, accessible
 
 PIXEL = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")
 
@@ -63,7 +63,7 @@ def test_templates_are_compiled_once_per_process(monkeypatch):
 
 
 def test_student_html_is_escaped_and_the_lessons_markup_kept():
-    from course.grading.safe_html import clean
+    from course.grading.feedback.safe_html import clean
 
     hostile = clean("<script>steal()</script><img src=x onerror=steal()>"
                     "<a href='javascript:steal()'>a</a><a href='data:text/html,x'>b</a>"
@@ -82,7 +82,7 @@ def test_a_markdown_link_is_checked_once_rendered():
 
 
 def test_only_outputs_a_static_page_can_draw_are_kept():
-    from course.grading.safe_html import StaticOutputs
+    from course.grading.feedback.safe_html import StaticOutputs
 
     outputs = [new_output("display_data", data={"application/javascript": "steal()"}),
                new_output("display_data", data={

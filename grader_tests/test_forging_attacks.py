@@ -2,7 +2,7 @@
 
 Every forger is a partly-wrong honest submission (A1 with ``always-splits``, which loses the
 4 points of ``test_pack_verbatim``) plus attack code appended to its answer cells, or a notebook
-edited by hand. The test cells run in the judge's sandbox (``course/grading/judge_sandbox.py``); the
+edited by hand. The test cells run in the judge's sandbox (``course/grading/judge/sandbox.py``); the
 kernel only answers what its names hold and what its functions return, so every attack below
 tries to make that answer, or the grader reading it, lie. All are graded in one batch with two
 honest classmates; each attack records what it achieved in ``attack.json`` (proof that it
@@ -17,9 +17,9 @@ import time
 import nbformat
 import pytest
 
-from course.grading import batch
+from course.grading.batch import pool as batch
 from course.grading.course_dir import nbgrader
-from course.grading.gradebook_csv import export_row
+from course.grading.exports.gradebook_csv import export_row
 from course.grading.submissions import grade_id
 from harness import score_in_process, scratch_course, secret_lines, source_path, submission, visible_text
 from implementations.a1_packing import WRONG
@@ -880,8 +880,8 @@ def test_a_function_cannot_rewrite_a_constant_of_the_graders_modules(tmp_path):
     process grades student after student, and ``SAMPLES`` would stay rewritten for the next."""
     from jupyter_client.manager import start_new_kernel
 
-    from course.grading.judge import Judge
-    from course.grading.kernel_link import Link
+    from course.grading.judge.core import Judge
+    from course.grading.judge.kernel_link import Link
     from course.lessons import sample_texts
 
     kept = dict(sample_texts.SAMPLES)

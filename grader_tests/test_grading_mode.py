@@ -78,7 +78,7 @@ def test_the_autograder_runs_notebooks_in_grading_mode():
 def test_the_grader_mirrors_no_widget():
     """nbclient would mirror an Output widget: swallow what it captures and send its state
     back to the kernel mid-cell. The grader makes no mirror, however often it is reused."""
-    from course.grading.execute import GradingExecute
+    from course.grading.nbgrader_hooks.execute import GradingExecute
 
     cells = ["import ipywidgets as w\nfrom IPython.display import display",
              "out = w.Output()\ndisplay(out)\nwith out:\n    print('inside an Output widget')",

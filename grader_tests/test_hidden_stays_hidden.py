@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course.grading import batch
+from course.grading.batch import pool as batch
 from course.grading.course_dir import ROOT
 from course.lessons.checks import fake_paragraph
 from harness import scratch_course, secret_lines, source_path, submission

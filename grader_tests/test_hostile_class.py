@@ -10,9 +10,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course.grading import batch
+from course.grading.batch import pool as batch
 from course.grading.course_dir import ROOT
-from course.grading.gradebook_csv import export_row
+from course.grading.exports.gradebook_csv import export_row
 from harness import scratch_course, score_in_process, submission
 from implementations.a1_packing import WRONG
 from tools import bwrap_found, require

@@ -1,4 +1,4 @@
-"""Test cells are judged outside the kernel (course/grading/judge.py): every name a test cell reads
+"""Test cells are judged outside the kernel (course/grading/judge/core.py): every name a test cell reads
 and does not define must be one the student defines in an answer cell. A name an instructor
 cell defines would be read from the student's kernel, where the student can change it."""
 import ast

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-from course.grading import judge_sandbox
+from course.grading.judge import sandbox as judge_sandbox
 from course.grading.course_dir import ROOT
-from course.grading.judge_sandbox import JudgeFailed, JudgeSandbox, clean_outputs, read_frame
-from course.grading.kernel_link import Link
+from course.grading.judge.sandbox import JudgeFailed, JudgeSandbox, clean_outputs, read_frame
+from course.grading.judge.kernel_link import Link
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")

@@ -15,7 +15,9 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from course.grading import batch, sandbox_kernel
+from course.grading.batch import pool as batch
+
+from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.course_dir import nbgrader, tool_env
 from course.grading.logs import student_log
 from harness import run, scratch_course, submission

@@ -75,10 +75,10 @@ def test_the_core_path_fits_the_lesson_day_and_the_day_plan_adds_up():
     notebooks_core = rows["below"] + sum(minutes_by_path(a)["core"] for a in ASSIGNMENTS)
     assert sum(rows.values()) == notebooks_core == stated_total, (rows, notebooks_core, stated_total)
     assert CORE_DAY[0] <= stated_total <= CORE_DAY[1], f"the core path takes {stated_total} minutes"
-    readme = (ROOT / "README.md").read_text()
+    plan = (ROOT / "docs" / "lessons.md").read_text()
     hours, minutes = divmod(stated_total, 60)
-    assert f"**≈ {hours} h {minutes:02d}**" in readme.split("### The lesson day")[1].split("###")[0], \
-        "README's lesson-day table states another core total"
+    assert f"**≈ {hours} h {minutes:02d}**" in plan.split("## The lesson day")[1].split("##")[0], \
+        "docs/lessons.md's lesson-day table states another core total"
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)

@@ -11,12 +11,12 @@ import nbformat
 import numpy as np
 import pytest
 
-from course.grading import code_rules
-from course.grading.code_rules import CELL_LIMIT, CODE_LIMIT, Names, scan_python
-from course.grading.failures import notebook_failures, task_headings
-from course.grading.report import _similarity_section
-from course.grading.similarity import Ahead, Unfinished, _lines
-from course.grading.tamper import Release, scan_notebook
+from course.grading.second_opinion import code_rules
+from course.grading.second_opinion.code_rules import CELL_LIMIT, CODE_LIMIT, Names, scan_python
+from course.grading.report.failures import notebook_failures, task_headings
+from course.grading.report.page import _similarity_section
+from course.grading.second_opinion.similarity import Ahead, Unfinished, _lines
+from course.grading.second_opinion.scan import Release, scan_notebook
 
 QUADRATIC = 16  # what 4x the input costs a quadratic parser; a linear one stays near 4
 FACTOR = 12     # the bound: generous for a loaded machine, still well below quadratic
@@ -175,7 +175,7 @@ def test_a_similarity_check_past_its_limit_ends_with_a_line_in_the_report(tmp_pa
 @pytest.mark.parametrize("text", [lambda n: "\n" * n, lambda n: " \n" * n + "ValueError: late",
                                   lambda n: "a." * n + "KeyError: x"])
 def test_the_reason_read_from_a_long_grading_log(text):
-    from course.grading.batch import _reason
+    from course.grading.batch.pool import _reason
 
     _linear(_reason, text, 50_000)
     assert _reason("Traceback\n  x\nmodule.ValueError: bad size\n") == "ValueError: bad size"

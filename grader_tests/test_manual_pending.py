@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from course.grading.class_report import report_assignment
+from course.grading.report.after_batch import report_assignment
 from course.grading.course_dir import notebooks
 from course.grading.cycle import run_cycle, summary
 from course.grading.demo import synthetic_class

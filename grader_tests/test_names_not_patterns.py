@@ -12,11 +12,11 @@ import os
 import nbformat
 import pytest
 
-from course.grading import batch
-from course.grading.canvas import write_canvas_csv
-from course.grading.csv_cells import safe_cell
-from course.grading.gradebook_csv import write_csv
-from course.grading.intake import unsafe_id
+from course.grading.batch import pool as batch
+from course.grading.exports.canvas import write_canvas_csv
+from course.grading.exports.csv_cells import safe_cell
+from course.grading.exports.gradebook_csv import write_csv
+from course.grading.intake.handed_in import unsafe_id
 from course.grading.outcome import Outcome, Status
 from course.lessons import real_docs
 from harness import scratch_course, submission
@@ -25,14 +25,15 @@ from tools import bwrap_found, require
 A1 = "01-packing-by-hand"
 NAME = "packing_by_hand.ipynb"
 PATTERNS = ["name*", "*", "[x]y", "a?b"]
-CLASSMATES = ["name", "namex", "xy", "aab", "=name"]  # the last: graded, then exported
+CLASSMATES = ["name", "namex", "xy", "aab"]
+NOT_NAMES = ["=name", "-rf"]  # not patterns, but not plain names either: not graded, still exported
 
 
 @pytest.fixture(scope="module")
 def graded():
     require("bwrap", bwrap_found(), "the class is graded in the sandbox")
     root = scratch_course([A1])
-    for student in PATTERNS + CLASSMATES:
+    for student in PATTERNS + CLASSMATES + NOT_NAMES:
         folder = root / "submitted" / student / A1
         folder.mkdir(parents=True)
         nbformat.write(submission(A1), folder / NAME)
@@ -49,6 +50,15 @@ def test_an_id_that_is_a_pattern_is_refused_before_anything_is_graded(graded):
         assert not (root / "autograded" / student).exists()
 
 
+def test_an_id_that_is_not_a_plain_name_is_refused_with_the_rule(graded):
+    root, outcomes = graded
+    for student in NOT_NAMES:
+        outcome = outcomes[student]
+        assert outcome.status == "not graded" and "plain name" in outcome.reason, outcome
+        assert "letters, digits" in outcome.reason, outcome
+        assert not (root / "autograded" / student).exists()
+
+
 def test_every_classmate_a_pattern_would_match_keeps_their_grade(graded):
     root, outcomes = graded
     for student in CLASSMATES:
@@ -57,13 +67,15 @@ def test_every_classmate_a_pattern_would_match_keeps_their_grade(graded):
 
 
 @pytest.mark.parametrize("student", ["", ".hidden", "a b", "new\nline", "tab\there", "x" * 101,
-                                     "a/b", "back\\slash"])
+                                     "a/b", "back\\slash", "..", "-rf", "+cmd", "@SUM(1)",
+                                     "=HYPERLINK(\"x\")", "$(id)", "a;b", "~ada", "é\u0301x\u200b",
+                                     "ada\x00", "'quote", "ada\u2028"])
 def test_ids_no_file_system_or_nbgrader_holds_safely_are_refused(student):
     assert unsafe_id(student), student
 
 
 @pytest.mark.parametrize("student", ["ada", "bo.chen", "dee-01", "eli_f", "fay@uni.edu",
-                                     "=HYPERLINK(\"x\")", "+cmd", "-rf", "@SUM(1)"])
+                                     "gus+course", "_hal", "José", "2026-ivy", "x" * 100])
 def test_plain_names_are_graded(student):
     assert unsafe_id(student) is None
 
@@ -99,14 +111,16 @@ def test_the_canvas_csv_holds_no_formula(tmp_path):
 
 
 def test_the_tasks_csv_holds_no_formula(graded):
-    from course.grading.exports import export
-    from course.grading.intake import db_url
+    from course.grading.exports.per_task import export
+    from course.grading.intake.handed_in import db_url
 
     root, outcomes = graded
     export(root, A1, list(outcomes.values()), db_url(root))
     for name in (f"{A1}-tasks.csv", f"{A1}-grades.csv"):
         cells = [c for row in csv.reader((root / "exports" / name).open(newline="")) for c in row]
-        assert "'=name" in cells and not [c for c in cells if c.startswith("=")], name
+        assert not [c for c in cells if c[:1] in "=+-@\t\r" and c], (name, cells)
+        if name.endswith("-grades.csv"):
+            assert "'=name" in cells and "'-rf" in cells, "a refused id is a row, made inert"
 
 
 # --- a document a student names --------------------------------------------------------------

@@ -18,7 +18,7 @@ import pytest
 
 from course.grading import demo
 from course.grading.course_dir import ROOT, course_copy, nbgrader, notebooks
-from course.grading.scratch_postgres import HOW_TO_GET_ONE, scratch_server, server_bin
+from course.grading.dev.scratch_postgres import HOW_TO_GET_ONE, scratch_server, server_bin
 from course.grading.submissions import reference_submission
 from tools import bwrap_found, require, under_ci
 
@@ -181,7 +181,7 @@ GRADERS = 6   # without the lock, six opening a new gradebook together collided 
 
 def _prepare_together(url, ready, results) -> None:
     import nbgrader.api  # noqa: F401  (loaded first, so that all start at the same moment)
-    from course.grading.shared_gradebook import prepare
+    from course.grading.gradebook.shared import prepare
 
     ready.wait()
     try:

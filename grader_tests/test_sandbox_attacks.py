@@ -20,9 +20,13 @@ import psutil
 
 import pytest
 
-from course.grading import batch, sandbox_kernel, sandbox_provisioner
+from course.grading.batch import pool as batch
+
+from course.grading.sandbox import kernel as sandbox_kernel
+
+from course.grading.sandbox import provisioner as sandbox_provisioner
 from course.grading.course_dir import ROOT, nbgrader
-from course.grading.gradebook_csv import export_row
+from course.grading.exports.gradebook_csv import export_row
 from harness import score_in_process, scratch_course, submission
 from implementations.a1_packing import WRONG
 from test_hostile_class import A1, FULL, NAME, _with

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from course.grading import sandbox_kernel
+from course.grading.sandbox import kernel as sandbox_kernel
 from tools import bwrap_found, require
 
 FAKE_LAUNCHER = "raise SystemExit('the student\\'s launcher ran instead of ipykernel')\n"

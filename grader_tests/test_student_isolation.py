@@ -9,7 +9,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course.grading import batch
+from course.grading.batch import pool as batch
 from harness import scratch_course, submission
 from tools import bwrap_found, require
 

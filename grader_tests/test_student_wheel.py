@@ -25,8 +25,8 @@ import nbformat
 import pytest
 
 from course.grading.course_dir import ROOT, assignments, notebooks
-from course.grading.student_venv import release_copy, run_notebooks, student_env
-from course.grading.student_wheel import build
+from course.grading.dev.student_venv import release_copy, run_notebooks, student_env
+from course.grading.releases.wheel import build
 from course.grading.submissions import is_answer, strip_solution_markers
 
 ASSIGNMENTS = assignments()

@@ -10,7 +10,7 @@ import pytest
 
 from course.grading.course_dir import ROOT, notebooks
 from course.grading.submissions import grade_id
-from course.grading.tamper import Release, new_python_files, scan_notebook, scan_python, scan_submission
+from course.grading.second_opinion.scan import Release, new_python_files, scan_notebook, scan_python, scan_submission
 from harness import submission
 
 # name -> (code, the line of the first finding, what that finding says)
@@ -328,7 +328,7 @@ def test_a_cell_carrying_a_locked_cells_grade_id_is_read_unless_it_is_restored(t
 
 def _ids_after_deduplication(nb) -> list:
     """Each cell's grade id after the course's DeduplicateIds step of autograding."""
-    from course.grading.preprocessors import DeduplicateIdsCompletely
+    from course.grading.nbgrader_hooks.preprocessors import DeduplicateIdsCompletely
 
     done, _ = DeduplicateIdsCompletely().preprocess(copy.deepcopy(nb), {})
     return [grade_id(c) for c in done.cells]
@@ -358,7 +358,7 @@ def test_python_files_handed_in_or_written_while_grading(tmp_path):
 
 
 def test_code_the_scan_cannot_read_is_its_own_reason():
-    from course.grading.batch import _held_for_review
+    from course.grading.batch.pool import _held_for_review
     from course.grading.outcome import Outcome, Status
 
     big = scan_python("x = 1\n" * 100_000, "nb.ipynb cell #3")

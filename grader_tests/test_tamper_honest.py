@@ -16,8 +16,8 @@ import pytest
 
 from course.grading.course_dir import ROOT, assignments, notebooks
 from course.grading.submissions import grade_id
-from course.grading.code_rules import Names, parse_cell
-from course.grading.tamper import Release, new_python_files, scan_notebook, scan_python, scan_submission
+from course.grading.second_opinion.code_rules import Names, parse_cell
+from course.grading.second_opinion.scan import Release, new_python_files, scan_notebook, scan_python, scan_submission
 from harness import score_in_process, submission
 
 A1, A2, A5, A6 = ("01-packing-by-hand", "02-overlap-math", "05-own-docs-verdict",

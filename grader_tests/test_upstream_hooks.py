@@ -13,13 +13,13 @@ from nbgrader import preprocessors as nbgrader_steps
 from nbgrader.converters import Autograde, GenerateAssignment, GenerateFeedback
 
 from course.grading.course_dir import ROOT, course_config
-from course.grading.execute import GradingExecute
-from course.grading.kernel_manager import BoundedKernelManager
-from course.grading.feedback_export import FeedbackExporter
-from course.grading.preprocessors import (
+from course.grading.nbgrader_hooks.execute import GradingExecute
+from course.grading.sandbox.kernel_manager import BoundedKernelManager
+from course.grading.feedback.export import FeedbackExporter
+from course.grading.nbgrader_hooks.preprocessors import (
     CheckCellMetadataOnce, DeduplicateIdsCompletely, OverwriteCellsNamingTheCell,
     SchemaOnceValidator)
-from course.grading.sandbox_provisioner import SandboxProvisioner
+from course.grading.sandbox.provisioner import SandboxProvisioner
 
 # Each course class and the upstream names it overrides (a removed name would make the
 # override dead code, and the fix it carries would silently stop).
@@ -143,8 +143,7 @@ def test_every_setting_in_the_config_is_a_configurable_trait():
     import nbgrader.coursedir
     import nbgrader.exchange.default
 
-    from course.grading import feedback_export
-
+    from course.grading.feedback import export as feedback_export
     modules = [nbgrader.converters, nbgrader_steps, nbgrader.coursedir, nbgrader.exchange.default,
                nbconvert.preprocessors, nbconvert.exporters, feedback_export]
     for section, settings in course_config(ROOT).items():

@@ -97,6 +97,9 @@ def test_flashcards_and_readme_use_the_one_vocabulary():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert not retired_uses(cards), retired_uses(cards)
     assert not retired_uses(readme), retired_uses(readme)
+    for guide in sorted((ROOT / "docs").glob("*.md")):
+        text = guide.read_text(encoding="utf-8")
+        assert not retired_uses(text), (guide.name, retired_uses(text))
 
 
 @pytest.mark.parametrize("text", [

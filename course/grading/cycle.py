@@ -10,15 +10,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .batch import grade, write_feedback
-from .class_record import record, recorded
-from .course_dir import nbgrader_api
-from .exports import export
-from .gradebook_csv import table
-from .intake import course_id, db_url
-from .logs import output_to, run_log
-from .outcome import Outcome, Status
-from .shared_gradebook import prepare
+from course.grading.batch.pool import grade, write_feedback
+from course.grading.gradebook.record import record, recorded
+from course.grading.course_dir import nbgrader_api
+from course.grading.exports.per_task import export
+from course.grading.exports.gradebook_csv import table
+from course.grading.intake.handed_in import course_id, db_url
+from course.grading.logs import output_to, run_log
+from course.grading.outcome import Outcome, Status
+from course.grading.gradebook.shared import prepare
 
 
 @dataclass
@@ -40,7 +40,7 @@ def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | 
     problems: list[str] = []
     url = db_url(root)
     if cluster is not None:
-        from .cluster.client import grade as grade_on_cluster
+        from course.grading.cluster.client import grade as grade_on_cluster
 
         outcomes = grade_on_cluster(cluster, assignment, root, students=students, budget=budget,
                                     progress=progress, problems=problems)

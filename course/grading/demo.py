@@ -18,14 +18,14 @@ from pathlib import Path
 
 import nbformat
 
-from . import sandbox_kernel
-from .class_report import report_assignment
-from .course_dir import ROOT, assignments, notebooks
-from .cycle import run_cycle, summary
-from .gradebook_csv import write_csv
-from .outcome import Outcome
-from .releases import regenerate
-from .submissions import fill, grade_id, is_answer, solutions
+from course.grading.sandbox import kernel as sandbox_kernel
+from course.grading.report.after_batch import report_assignment
+from course.grading.course_dir import ROOT, assignments, notebooks
+from course.grading.cycle import run_cycle, summary
+from course.grading.exports.gradebook_csv import write_csv
+from course.grading.outcome import Outcome
+from course.grading.releases.notebooks import regenerate
+from course.grading.submissions import fill, grade_id, is_answer, solutions
 
 STUDENTS = {
     "reference": "the instructor's solutions",

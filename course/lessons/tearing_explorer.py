@@ -16,25 +16,76 @@ import ipywidgets as widgets
 
 from ._kit.chunks import chunk_text, locate
 from ._kit.grading_mode import not_while_grading
+from ._kit.lazy import Lazy
 from ._kit.lanes import (draw_lane, heading_offsets, lane_axes, lane_y, mark_cuts,
                          strategy_table)
 from ._kit.palette import CUT, GUIDE, GUIDE_TEXT, STRATEGY
-from ._kit.png import Blitter, figure_with_axes
+from ._kit.png import Blitter, FigureCanvasAgg, figure_with_axes
 from ._kit.strategies import STRATEGIES, run_all, run_strategy, tearings
 from ._kit.wiring import wire
 from .boundary_damage import damage
 from .retriever import top_k
 
+offset_copy = Lazy("matplotlib.transforms", "offset_copy")
+
+
+
+HEADING_ROWS = (0.37, 0.64)  # above the top lane: where heading titles go, lowest row first
+LABEL_GAP = 4  # pixels between two titles on one row
+
+
+def _shortenings(title: str):
+    """``title``, then ever shorter cuts of it ending in "…" (word ends first)."""
+    yield title
+    words = title.split()
+    for count in range(len(words) - 1, 0, -1):
+        yield " ".join(words[:count]).rstrip(" —-–&,:;") + "…"
+    for length in range(min(len(words[0]) if words else 0, 12) - 1, 0, -1):
+        yield title[:length] + "…"
+
+
+def label_headings(ax, document, renderer) -> list:
+    """Each heading's title beside its dotted line, on the lowest row where it clears the title
+    before it and stays inside the axes; shortened (with "…") only when no row has room for it
+    whole, left out when not even its first letter fits. Titles never overlap.
+
+    Returns the titles it placed (``matplotlib`` text artists).
+    """
+    base = len(STRATEGIES) - 1
+    inside = ax.get_window_extent(renderer)
+    ends = [inside.x0 - LABEL_GAP] * len(HEADING_ROWS)  # where each row's last title ends
+    shifted = offset_copy(ax.transData, fig=ax.figure, x=2, units="points")
+    placed = []
+    for offset, title in heading_offsets(document):
+        label = ax.text(offset, 0, title, fontsize=6, color=GUIDE_TEXT, va="bottom",
+                        transform=shifted)
+        fitted = None
+        for shown in _shortenings(title):
+            label.set_text(shown)
+            for row, height in enumerate(HEADING_ROWS):
+                label.set_y(base + height)
+                box = label.get_window_extent(renderer)
+                if box.x0 >= ends[row] + LABEL_GAP and box.x1 <= inside.x1:
+                    fitted = row, box
+                    break
+            if fitted:
+                break
+        if fitted is None:
+            label.remove()
+            continue
+        row, box = fitted
+        ends[row] = box.x1
+        placed.append(label)
+    return placed
 
 
 def _draw_static(ax, document) -> None:
     """The parts of the figure no slider changes: lanes, headings, axes."""
-    for offset, title in heading_offsets(document):
-        ax.axvline(offset, color=GUIDE, linestyle=":", linewidth=0.8)
-        ax.text(offset, len(STRATEGIES) - 0.35, title[:18], fontsize=6, color=GUIDE_TEXT,
-                va="bottom")
     lane_axes(ax, document, "character offset in the document (red bar: sentence cut; ▼ number "
               "whose rule was cut)", headroom=0.05)
+    for offset, _ in heading_offsets(document):
+        ax.axvline(offset, color=GUIDE, linestyle=":", linewidth=0.8)
+    label_headings(ax, document, FigureCanvasAgg(ax.figure).get_renderer())
 
 
 def draw_tearings(ax, document, results, damages, size, overlap) -> list:
@@ -125,7 +176,7 @@ def tearing_explorer(chunk_fixed, chunk_recursive, chunk_structured, document, s
 
     box = widgets.VBox([widgets.HBox([size_slider, overlap_slider]), summary, image])
     return wire(box, redraw, [size_slider, overlap_slider], slider=size_slider,
-                overlap_slider=overlap_slider, summary=summary, image=image)
+                overlap_slider=overlap_slider, summary=summary, image=image, figure=figure)
 
 
 def _shorten(text: str, limit: int = 260) -> str:

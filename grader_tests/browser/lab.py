@@ -57,10 +57,22 @@ def _children(pid: int) -> list[int]:
 
 
 class LabServer:
-    """``jupyter lab`` on a free loopback port, serving ``root``, started in ``root``."""
+    """``jupyter lab`` on a free loopback port, serving ``root``, started in ``root``.
 
-    def __init__(self, root: Path, scratch: Path):
+    ``settings`` are the user settings it starts with (the tests' own by default);
+    ``app_settings`` is the folder JupyterLab reads ``overrides.json`` from (by default the
+    venv's ``share/jupyter/lab/settings``, where ``make lab`` and ``pip install ./student``
+    put the course's); ``news_url`` is passed on unless None (then JupyterLab's own is used,
+    as a student's lab does); ``config_path`` is put first on ``JUPYTER_CONFIG_PATH`` (``make
+    lab`` puts ``student/lab-config`` there).
+    """
+
+    def __init__(self, root: Path, scratch: Path, *, settings: dict | None = None,
+                 app_settings: Path | None = None, news_url: str | None = "",
+                 config_path: Path | None = None):
         self.root = root
+        self.settings = LAB_SETTINGS if settings is None else settings
+        self.app_settings, self.news_url, self.config_path = app_settings, news_url, config_path
         self.port = free_port()
         self.token = secrets.token_hex(16)
         self.base = f"http://127.0.0.1:{self.port}"
@@ -79,11 +91,14 @@ class LabServer:
         for name, folder in dirs.items():
             env[name] = str(scratch / folder)
             (scratch / folder).mkdir(parents=True, exist_ok=True)
-        for name, value in LAB_SETTINGS.items():
+        for name, value in self.settings.items():
             path = scratch / "settings" / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(value))
         env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+        if self.config_path is not None:
+            env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+                p for p in (str(self.config_path), env.get("JUPYTER_CONFIG_PATH")) if p)
         env["PYTHONWARNINGS"] = "ignore::DeprecationWarning"
         env["JUPYTER_PLATFORM_DIRS"] = "1"
         return env
@@ -100,7 +115,11 @@ class LabServer:
                f"--ServerApp.root_dir={self.root}",
                f"--LabApp.user_settings_dir={self.env['JUPYTERLAB_SETTINGS_DIR']}",
                f"--LabApp.workspaces_dir={self.env['JUPYTERLAB_WORKSPACES_DIR']}",
-               "--LabApp.news_url=", "--ServerApp.open_browser=False"]
+               "--ServerApp.open_browser=False"]
+        if self.news_url is not None:
+            cmd.append(f"--LabApp.news_url={self.news_url}")
+        if self.app_settings is not None:
+            cmd.append(f"--LabApp.app_settings_dir={self.app_settings}")
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             cmd.append("--allow-root")
         self._log = open(self.log_path, "w")

@@ -12,7 +12,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 
 from course.grading.course_dir import nbgrader
 from course.grading.cycle import run_cycle
-from course.grading.report import report_path, write_report
+from course.grading.report.page import report_path, write_report
 from harness import scratch_course, submission
 from report_class import A1, NAME, graded_class
 

@@ -2,7 +2,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from course.grading.report import report_path
+from course.grading.report.page import report_path
 from report_class import A1, graded_class
 
 pytestmark = pytest.mark.browser

@@ -21,13 +21,13 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..class_record import record
-from ..gradebook_csv import score_text, shorten
-from ..intake import course_id, db_url, submitted_students
-from ..logs import output_to, run_log, student_log
-from ..outcome import Outcome, Status, settled
-from ..shared_gradebook import prepare
-from . import certs, material as materials, worker
+from course.grading.gradebook.record import record
+from course.grading.exports.gradebook_csv import score_text, shorten
+from course.grading.intake.handed_in import course_id, db_url, submitted_students
+from course.grading.logs import output_to, run_log, student_log
+from course.grading.outcome import Outcome, Status, settled
+from course.grading.gradebook.shared import prepare
+from course.grading.cluster import certs, material as materials, worker
 
 CONNECT_SECONDS = 20   # to reach the scheduler at the start
 GONE_SECONDS = 20      # the scheduler unreachable this long mid-run: the run ends

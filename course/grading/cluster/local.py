@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import certs
+from course.grading.cluster import certs
 
 DASK = Path(sys.executable).parent / "dask"
 

@@ -27,8 +27,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..course_dir import course_config
-from ..intake import course_id, db_url, not_plain, unsafe_id
+from course.grading.course_dir import course_config
+from course.grading.intake.handed_in import course_id, db_url, not_plain, unsafe_id
 
 SETTINGS_FROM_ENV = ("COURSE_CELL_TIMEOUT", "COURSE_STARTUP_TIMEOUT")
 

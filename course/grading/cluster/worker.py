@@ -29,7 +29,7 @@ import uuid
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-from . import material as materials
+from course.grading.cluster import material as materials
 
 RESOURCE = "course-sandbox"   # what a course task asks of a worker: one sandboxing slot
 FOLDER = "course-grading"     # under the worker's local directory
@@ -46,7 +46,7 @@ def cannot_sandbox() -> str | None:
     local command makes: bwrap on PATH, COURSE_SANDBOX, the kernel provisioner)."""
     from importlib.metadata import entry_points
 
-    from .. import sandbox_kernel
+    from course.grading.sandbox import kernel as sandbox_kernel
 
     if os.environ.get("COURSE_SANDBOX", "1") == "0":
         return "COURSE_SANDBOX=0 is set on it, and a cluster worker never grades unsandboxed"
@@ -135,7 +135,7 @@ def grade(given: dict, submission: dict, budget: float) -> dict:
 
 def _in_grading_process(folder: Path, root: Path, given: dict, submission: dict,
                         budget: float) -> dict:
-    from ..outcome import Outcome, Status
+    from course.grading.outcome import Outcome, Status
 
     assignment, student = submission["assignment"], submission["student"]
     with _idle_lock:
@@ -154,7 +154,7 @@ def _in_grading_process(folder: Path, root: Path, given: dict, submission: dict,
     except (EOFError, OSError):
         reason = "the grading worker died"
     grader.kill()
-    from ..logs import student_log
+    from course.grading.logs import student_log
 
     log_file = student_log(root, assignment, student)
     files = {}
@@ -189,7 +189,7 @@ class _Grader:
         self.orders.send(order)
 
     def kill(self) -> None:
-        from ..batch import _kill_tree
+        from course.grading.batch.pool import _kill_tree
 
         _kill_tree(self.process.pid)
         self.process.wait(10)
@@ -201,7 +201,7 @@ def hidden_folder(folder: Path) -> Path:
     """What the kernels' sandbox covers to hide the grading ``folder``: the folder, or the
     highest folder above it that others may not walk through (Dask makes its worker folders
     0700): the unprivileged bwrap can cover that one, not make a folder beneath it."""
-    from ..sandbox_kernel import _blocker
+    from course.grading.sandbox.kernel import _blocker
 
     folder = folder.resolve()
     return _blocker(folder) or folder
@@ -210,7 +210,7 @@ def hidden_folder(folder: Path) -> Path:
 def _child_env(folder: Path) -> dict:
     """The grading process's environment: the venv first on PATH, no gradebook URL, and the
     worker's grading folder hidden from every kernel."""
-    from ..course_dir import tool_env
+    from course.grading.course_dir import tool_env
 
     env = tool_env()
     env.pop("COURSE_GRADEBOOK_URL", None)
@@ -227,7 +227,7 @@ def _watch_parent() -> None:
     while True:
         time.sleep(1)
         if os.getppid() != parent:
-            from ..batch import _kill_tree
+            from course.grading.batch.pool import _kill_tree
             import psutil
 
             for child in psutil.Process().children(recursive=True):
@@ -265,9 +265,9 @@ def scores(db_url: str, assignment: str, student: str) -> dict | None:
 
 
 def _grade_order(order: dict) -> dict:
-    from ..batch import grade_one
-    from ..course_dir import nbgrader_api
-    from ..logs import run_log, student_log
+    from course.grading.batch.pool import grade_one
+    from course.grading.course_dir import nbgrader_api
+    from course.grading.logs import run_log, student_log
 
     root, assignment, student = Path(order["root"]), order["assignment"], order["student"]
     os.environ.update(order["env"])
@@ -287,7 +287,7 @@ def main(argv: list[str]) -> None:
     orders = Connection(int(argv[1]), writable=False)
     answers = Connection(int(argv[2]), readable=False)
     threading.Thread(target=_watch_parent, daemon=True).start()
-    from ..sandbox_kernel import build_font_cache
+    from course.grading.sandbox.kernel import build_font_cache
 
     build_font_cache()
     import nbgrader.apps.api  # noqa: F401  (loaded once, before the first student)
@@ -301,7 +301,7 @@ def main(argv: list[str]) -> None:
         try:
             answer = _grade_order(order)
         except Exception as error:  # the grader's own failure: this student, by name
-            from ..outcome import Outcome, Status
+            from course.grading.outcome import Outcome, Status
 
             answer = {"outcome": Outcome(order["student"], order["assignment"], Status.NOT_GRADED,
                                          None, None, f"the grading worker failed "

@@ -9,6 +9,15 @@ from .chunks import fenced_lines
 from .strategies import STRATEGIES
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` on one line, cut at a word end with "…" when longer than ``limit`` characters."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(" ,;:(") + "…"
+
+
 def lane_axes(ax, document: str, label: str, *, headroom: float = 0.4) -> None:
     """The parts of a lane figure no slider changes: one labelled lane per strategy."""
     ax.set_yticks(range(len(STRATEGIES)), list(reversed(STRATEGIES)), fontsize=8)
@@ -27,8 +36,8 @@ def draw_lane(ax, y: float, name: str, places, n: int, error: str | None = None)
     """One strategy's lane at height ``y``: its chunks (``places``, as (start, end)) as bars of
     alternating shade, or the error its chunker raised. Returns the artists it added."""
     if error is not None:
-        return [ax.text(n / 2, y, f"{name}: {error[:70]}", ha="center", va="center", fontsize=7,
-                        color=palette.CUT)]
+        return [ax.text(n / 2, y, f"{name}: {clip(error, 70)}", ha="center", va="center",
+                        fontsize=7, color=palette.CUT)]
     bars = [(start, max(end - start, 1)) for start, end in (p for p in places if p)]
     shade, pale = palette.STRATEGY[name]
     return [ax.broken_barh(part, (y + shift - 0.11, 0.22), facecolors=colour,

@@ -1,0 +1,299 @@
+"""Grade a whole class in parallel: N worker processes share one gradebook.
+
+Each worker is one long-lived Python process that autogrades student after student through
+nbgrader's API (so nbgrader and its imports load once per worker, not once per student).
+The parent hands out students, prints progress, and watches the clock: a student who runs
+past the per-student budget has their worker (and its kernel) killed and is reported "not
+graded" by name, and a fresh worker takes the next student. Every submission ends graded or
+not graded with a reason; a student whose kernel died is tried once more, and so is one with
+a cell that hit its timeout (a rare kernel stall must not cost points; a real endless loop
+simply times out again and keeps its score). With ``feedback``, the worker that graded a
+student writes that student's feedback right after, so no serial feedback pass waits at the end.
+"""
+import multiprocessing as mp
+import os
+import queue
+import re
+import time
+from pathlib import Path
+
+from course.grading.batch import attempts
+from course.grading.intake.handed_in import course_id, db_url, submitted_students, unreadable, unsafe_id
+from course.grading.course_dir import ROOT, nbgrader_api, tool_env
+from course.grading.logs import output_to, run_log, student_log
+from course.grading.exports.gradebook_csv import score_text, shorten
+from course.grading.outcome import Outcome, Status, settled
+from course.grading.sandbox.kernel import build_font_cache
+from course.grading.gradebook.shared import prepare
+from course.grading.second_opinion.scan import Finding, new_python_files, scan_submission
+
+RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
+
+
+def _worker(tasks, results, root: str, settings: dict | None, feedback: bool) -> None:
+    """Worker loop: autograde each (assignment, student) taken from ``tasks`` (and with
+    ``feedback``, write the feedback of each student scored)."""
+    os.environ.update(tool_env())
+    os.chdir(root)
+    api = nbgrader_api(Path(root), settings)
+    while True:
+        task = tasks.get()
+        if task is None:
+            return
+        assignment, student = task
+        results.put(("start", student, os.getpid()))
+        results.put(("done", student, grade_one(api, Path(root), assignment, student, feedback)))
+
+
+def grade_one(api, root: Path, assignment: str, student: str,
+              feedback: bool = True) -> tuple[Outcome, str]:
+    """Grade one student of the course at ``root`` as every grading worker does, local or on a
+    cluster (``course.grading.cluster``): intake, autograde (with its retry), the second
+    opinion, and with ``feedback`` their feedback; library output to the run log. Returns the
+    outcome and the feedback problem a TA must hear about (or "")."""
+    problem = ""
+    with output_to(run_log(root, assignment)):
+        outcome = _grade(api, root, assignment, student)
+        if feedback and outcome.status != Status.NOT_GRADED:
+            problem = write_feedback(api, root, assignment, student)
+    return outcome, problem
+
+
+def write_feedback(api, root: Path, assignment: str, student: str | None = None) -> str:
+    """Write one student's feedback, or (``student`` None) that of every student graded in
+    this copy, with nbgrader's ``generate_feedback`` and the course's settings (no hidden
+    test in it); its log goes to the run log (and the student's log). Returns the problem a
+    TA must hear about, or ""."""
+    result = api.generate_feedback(assignment, student, force=True)
+    said = f"=== nbgrader generate_feedback ===\n{result.get('log', '')}{result.get('error', '')}\n"
+    logs = [run_log(root, assignment)] + ([student_log(root, assignment, student)] if student else [])
+    for log in logs:
+        with log.open("a") as handle:
+            handle.write(said)
+    if result.get("success"):
+        return ""
+    return (f"nbgrader generate_feedback failed{f' for {student}' if student else ''}: "
+            f"see {logs[-1].relative_to(root)}")
+
+
+def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
+    submitted = root / "submitted" / student / assignment
+    log = student_log(root, assignment, student)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text("")  # each grading starts the student's log afresh
+    problem = unsafe_id(student) or unreadable(submitted)
+    if problem:
+        return Outcome(student, assignment, Status.NOT_GRADED, None, None, problem)
+    outcome = _autograde(api, root, assignment, student)
+    if outcome.status == Status.NOT_GRADED:
+        return outcome
+    try:
+        findings = scan_submission(submitted, root / "release" / assignment)
+        findings += new_python_files(submitted, root / "autograded" / student / assignment)
+    except Exception as error:  # a scan that fails must not pass the work unread
+        findings = [Finding("the tamper scan", 0, f"failed ({type(error).__name__}: {error})",
+                            unread=True)]
+    return _held_for_review(outcome, findings) if findings else outcome
+
+
+def _held_for_review(outcome: Outcome, findings) -> Outcome:
+    """A graded outcome whose code may have tampered with its tests, or that the scan could not
+    read (each its own reason): a TA looks first. Each place is named once, with all that was
+    found there."""
+    reasons = []
+    for unread, why in ((True, "code the second opinion could not read"),
+                        (False, "code that could tamper with its tests")):
+        places: dict[str, list[str]] = {}
+        for finding in findings:
+            if finding.unread == unread:
+                places.setdefault(f"{finding.where} line {finding.line}", []).append(finding.what)
+        shown = "; ".join(f"{place}: {', '.join(whats)}" for place, whats in list(places.items())[:4])
+        more = f"; and {len(places) - 4} more places" if len(places) > 4 else ""
+        if places:
+            reasons.append(f"{why}: {shown}{more}")
+    return Outcome(outcome.student_id, outcome.assignment, Status.NEEDS_REVIEW, outcome.score,
+                   outcome.max_score, " | ".join(reasons))
+
+
+def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    reason = ""
+    student_record = student_log(root, assignment, student)
+    for attempt in range(2):
+        started = time.time()
+        result = api.autograde(assignment, student, force=True, create=True)
+        log = f"{result.get('log', '')}\n{result.get('error', '')}"
+        with student_record.open("a") as handle:
+            handle.write(f"=== nbgrader autograde, attempt {attempt + 1} ===\n{log}\n")
+        graded = root / "autograded" / student / assignment
+        ran = bool(result.get("success")) and any(graded.glob("*.ipynb"))
+        timed_out = ran and _timed_out(graded)
+        attempts.record(root, assignment, student, attempt, started,
+                        ("autograded" if ran else _reason(log))
+                        + (", a cell hit its timeout" if timed_out else ""), log)
+        if ran:
+            if attempt == 0 and timed_out:
+                continue  # a rare stall looks like a timeout: a real endless loop times out again
+            with Gradebook(api.coursedir.db_url) as gb:
+                try:
+                    sub = gb.find_submission(assignment, student)
+                    return settled(Outcome(student, assignment, Status.GRADED, None, None), sub)
+                except MissingEntry:
+                    reason = "graded, but no score reached the gradebook"
+        else:
+            reason = _reason(log)
+        if not any(marker in log for marker in RETRY_MARKERS):
+            break
+        reason = f"{reason} (after a retry)" if attempt else reason
+    return Outcome(student, assignment, Status.NOT_GRADED, None, None, reason)
+
+
+def _timed_out(graded: Path) -> bool:
+    """Whether any cell of the autograded notebooks in ``graded`` hit the cell timeout."""
+    return any('"ename": "CellTimeoutError"' in path.read_text(errors="ignore")
+               for path in graded.glob("*.ipynb"))
+
+
+# The last line of a Python traceback: ``module.Name: message`` (course errors say it all;
+# NbGraderException, raised last by nbgrader's API, only says "see the traceback above").
+EXCEPTION_LINE = re.compile(r"^[ \t]*(?:[A-Za-z_]\w*\.)*(\w+(?:Error|Exception)): (.+)$", re.M)
+OWN_ERRORS = ("KernelStartError", "CellError")
+
+
+def _reason(log: str) -> str:
+    """A one-line cause from an nbgrader log: the exception and, where known, the cell."""
+    if "KernelStartError" not in log:
+        for marker, text in (("DeadKernelError", "the kernel died (sys.exit/os._exit or a crash)"),
+                             ("Kernel died", "the kernel died (sys.exit/os._exit or a crash)"),
+                             ("database is locked", "the gradebook was busy")):
+            if marker in log:
+                return text
+    raised = [found for found in EXCEPTION_LINE.findall(log) if found[0] != "NbGraderException"]
+    if raised:
+        name, message = raised[-1]
+        return (message if name in OWN_ERRORS else f"{name}: {message}").strip()[:200]
+    errors = [line for line in log.splitlines() if "ERROR" in line or "Error" in line]
+    return (errors[-1] if errors else "nbgrader failed without a message").strip()[:200]
+
+
+def _kill_tree(pid: int) -> None:
+    import psutil
+
+    try:
+        parent = psutil.Process(pid)
+    except psutil.NoSuchProcess:
+        return
+    for process in parent.children(recursive=True) + [parent]:
+        try:
+            process.kill()
+        except psutil.NoSuchProcess:
+            pass
+
+
+class _Workers:
+    """The worker processes of one batch: started, killed, replaced, stopped."""
+
+    def __init__(self, root: Path, settings: dict | None, feedback: bool):
+        self._ctx = mp.get_context("spawn")
+        self._args = str(root), settings, feedback
+        self.tasks, self.results = self._ctx.Queue(), self._ctx.Queue()
+        self.processes: dict[int, mp.Process] = {}
+
+    def hand_out(self, assignment: str, students: list[str]) -> None:
+        for student in students:
+            self.tasks.put((assignment, student))
+
+    def start(self) -> None:
+        process = self._ctx.Process(target=_worker, args=(self.tasks, self.results, *self._args),
+                                    daemon=True)
+        process.start()
+        self.processes[process.pid] = process
+
+    def alive(self, pid: int) -> bool:
+        return self.processes[pid].is_alive()
+
+    def kill(self, pid: int) -> None:
+        """Kill the worker ``pid`` and its kernels."""
+        _kill_tree(pid)
+        self.processes.pop(pid).join(5)
+
+    def forget_dead(self, busy: set[int]) -> int:
+        """Forget the workers that died between students; return how many."""
+        dead = [pid for pid, w in self.processes.items() if not w.is_alive() and pid not in busy]
+        for pid in dead:
+            self.processes.pop(pid)
+        return len(dead)
+
+    def stop(self) -> None:
+        for _ in self.processes:
+            self.tasks.put(None)
+        for process in self.processes.values():
+            process.join(10)
+            if process.is_alive():
+                _kill_tree(process.pid)
+
+
+def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str] | None = None,
+          budget: float = 600, progress=print, settings: dict | None = None,
+          feedback: bool = False, problems: list[str] | None = None) -> list[Outcome]:
+    """Autograde every submitted student of ``assignment`` with ``jobs`` workers, with the
+    course's nbgrader settings and then ``settings`` (see ``course_dir.nbgrader_api``). With
+    ``feedback``, each scored student's feedback is written as they are graded, and a failure
+    to write it is added to ``problems``."""
+    students = list(students or submitted_students(root, assignment))
+    workers = _Workers(root, settings, feedback)
+    for _ in range(min(jobs, len(students))):
+        workers.start()  # they load nbgrader while the gradebook is prepared
+    try:
+        build_font_cache()
+        prepare(db_url(root), course_id(root))  # before any student: workers would race to make it
+    except BaseException:
+        workers.stop()
+        raise
+    workers.hand_out(assignment, students)
+    running: dict[str, tuple[int, float]] = {}   # student -> (worker pid, started)
+    outcomes: dict[str, Outcome] = {}
+    started_all = time.perf_counter()
+
+    def finish(student: str, outcome: Outcome, worker_lost: bool = False) -> None:
+        outcomes[student] = outcome
+        _report(progress, len(outcomes), len(students), outcome, started_all)
+        if worker_lost and len(outcomes) + len(running) < len(students):
+            workers.start()  # in place of the one killed
+
+    while len(outcomes) < len(students):
+        try:
+            kind, student, payload = workers.results.get(timeout=1)
+        except queue.Empty:
+            kind = None
+        if kind == "start":
+            running[student] = (payload, time.perf_counter())
+        elif kind == "done":
+            running.pop(student, None)
+            outcome, problem = payload
+            if problem and problems is not None:
+                problems.append(problem)
+            finish(student, outcome)
+        for name, (pid, since) in list(running.items()):
+            late = time.perf_counter() - since > budget
+            if late or not workers.alive(pid):
+                workers.kill(pid)
+                running.pop(name)
+                finish(name, Outcome(name, assignment, Status.NOT_GRADED, None, None,
+                                     f"ran past the {budget:.0f} s budget (a loop that ignores "
+                                     "interrupts?)" if late else "the grading worker died"),
+                       worker_lost=True)
+        for _ in range(workers.forget_dead({pid for pid, _ in running.values()})):
+            if len(outcomes) + len(running) < len(students):
+                workers.start()  # died between students: replace it while work remains
+    workers.stop()
+    return [outcomes[s] for s in students]
+
+
+def _report(progress, done: int, total: int, outcome: Outcome, started: float) -> None:
+    """One progress line per finished student: how many are done and left, time so far."""
+    score = f" {score_text(outcome)}" if score_text(outcome) else ""
+    why = f" — {shorten(outcome.reason, 110)}" if outcome.reason else ""
+    progress(f"[{done}/{total} done, {total - done} left, {time.perf_counter() - started:.0f} s] "
+             f"{outcome.student_id}: {outcome.status}{score}{why}", flush=True)

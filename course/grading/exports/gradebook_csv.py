@@ -1,0 +1,77 @@
+"""Grades as a CSV an LMS gradebook imports, with a status that tells "not graded" from 0.
+
+Only a "graded" row carries a score: a "needs review" row (code that could have tampered with
+its tests) keeps the autograder's score in its reason, so no unreviewed point reaches the LMS;
+an "awaiting manual grading" row gives the autograded part and the points pending in columns
+of their own, never as the score.
+"""
+import textwrap
+from dataclasses import asdict
+from pathlib import Path
+
+from course.grading.exports.csv_cells import SafeDictWriter
+from course.grading.outcome import Outcome, Status
+
+
+COLUMNS = ["student_id", "assignment", "status", "score", "max_score", "autograded", "pending",
+           "reason"]
+
+
+def write_csv(outcomes: list[Outcome], path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as handle:
+        writer = SafeDictWriter(handle, fieldnames=COLUMNS)
+        writer.writeheader()
+        for outcome in outcomes:
+            writer.writerow(export_row(outcome))
+    return path
+
+
+def export_row(outcome: Outcome) -> dict[str, str]:
+    """The CSV row of one outcome: the score only when graded, the reason saying the rest."""
+    row = asdict(outcome)
+    row["status"] = outcome.status.value
+    awaiting = outcome.status == Status.AWAITING_MANUAL
+    held = outcome.status not in (Status.GRADED, Status.AWAITING_MANUAL) and outcome.score is not None
+    row["score"] = "" if outcome.score is None or held or awaiting else f"{outcome.score:g}"
+    row["max_score"] = "" if outcome.max_score is None else f"{outcome.max_score:g}"
+    row["autograded"] = f"{outcome.score:g}" if awaiting and outcome.score is not None else ""
+    row["pending"] = f"{outcome.pending:g}" if awaiting and outcome.pending else ""
+    if awaiting and not outcome.reason:
+        row["reason"] = (f"{row['pending']} points of manually graded cells await a TA "
+                         "(nbgrader's formgrader); the score is final once they are entered")
+    if held:
+        row["reason"] = (f"autograder score {outcome.score:g}/{outcome.max_score:g} withheld "
+                         f"until a TA reviews: {outcome.reason}")
+    return row
+
+
+def shorten(text: str, width: int) -> str:
+    """``text`` cut at a word boundary to at most ``width`` characters for the terminal (the
+    CSVs keep it whole)."""
+    return textwrap.shorten(text, width, placeholder=" …")
+
+
+def score_text(o: Outcome) -> str:
+    """The score as the terminal shows it: none (empty) for a held or ungraded student, and
+    the autograded part with the points still pending while a TA has some to grade."""
+    if o.score is None or o.status not in (Status.GRADED, Status.AWAITING_MANUAL):
+        return ""
+    pending = f" + {o.pending:g} pending" if o.status == Status.AWAITING_MANUAL and o.pending else ""
+    return f"{o.score:g}/{o.max_score:g}{pending}"
+
+
+def table(outcomes: list[Outcome], note_width: int = 100) -> str:
+    """A plain-text grade table for the terminal (long notes cut; the CSVs keep them whole)."""
+    rows = [("student", "assignment", "status", "score", "note")]
+    for o in outcomes:
+        reason = export_row(o)["reason"] if o.status == Status.AWAITING_MANUAL else o.reason
+        rows.append((o.student_id, o.assignment, o.status, score_text(o) or "—",
+                     shorten(reason, note_width)))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = []
+    for i, row in enumerate(rows):
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[4])
+        if i == 0:
+            lines.append("-" * (sum(widths) + 8 + len("note")))
+    return "\n".join(lines)

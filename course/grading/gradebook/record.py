@@ -1,0 +1,80 @@
+"""Every student's grading outcome, kept in the gradebook's own database.
+
+nbgrader's gradebook holds scores but not what the course's grader concluded (graded, held for
+review, not graded and why). Keeping that in a table of the same database lets any copy of the
+course that shares a gradebook export the whole class, however the grading was split among
+TAs. Scores are read back from nbgrader's tables, so manual grades entered later count.
+"""
+from sqlalchemy import Column, Float, MetaData, String, Table, Text, create_engine, select
+
+from course.grading.outcome import Outcome, Status, settled
+
+METADATA = MetaData()
+OUTCOMES = Table(
+    "course_grading_outcomes", METADATA,
+    Column("assignment", String(128), primary_key=True),
+    Column("student_id", String(128), primary_key=True),
+    Column("status", String(32), nullable=False),
+    Column("score", Float),
+    Column("max_score", Float),
+    Column("reason", Text, nullable=False),
+)
+
+
+def create(engine) -> None:
+    """Make the table if it is missing (done once, under the creation lock)."""
+    METADATA.create_all(engine)
+
+
+def record(db_url: str, outcomes: list[Outcome]) -> None:
+    """Store ``outcomes``, replacing what an earlier run concluded for the same students."""
+    engine = create_engine(db_url)
+    try:
+        if engine.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert
+        with engine.begin() as connection:
+            for outcome in outcomes:
+                row = {"assignment": outcome.assignment, "student_id": outcome.student_id,
+                       "status": outcome.status.value, "score": outcome.score,
+                       "max_score": outcome.max_score, "reason": outcome.reason}
+                statement = insert(OUTCOMES).values(**row)
+                connection.execute(statement.on_conflict_do_update(
+                    index_elements=["assignment", "student_id"],
+                    set_={k: statement.excluded[k] for k in ("status", "score", "max_score", "reason")}))
+    finally:
+        engine.dispose()
+
+
+def recorded(db_url: str, assignment: str) -> list[Outcome]:
+    """The outcome of every student of ``assignment`` graded so far, by student id, with
+    today's scores from the gradebook (manual grades included: a student awaiting manual
+    grading is graded once a TA has scored every pending cell)."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(select(OUTCOMES).where(OUTCOMES.c.assignment == assignment)
+                                      .order_by(OUTCOMES.c.student_id)).mappings().all()
+    finally:
+        engine.dispose()
+    outcomes = [Outcome(**row) for row in rows]  # ``pending`` is not stored: it is read below
+    gradebook = Gradebook(db_url)
+    try:
+        for outcome in outcomes:
+            if outcome.score is None:
+                continue
+            try:
+                submission = gradebook.find_submission(assignment, outcome.student_id)
+            except MissingEntry:
+                continue
+            if outcome.status in (Status.GRADED, Status.AWAITING_MANUAL):
+                settled(outcome, submission)
+            else:
+                outcome.score, outcome.max_score = submission.score, submission.max_score
+    finally:
+        gradebook.close()
+        gradebook.engine.dispose()
+    return outcomes

@@ -1,0 +1,319 @@
+"""Run a notebook's test cells in a sandbox of their own, never in the grader's process.
+
+Test cells are the instructor's code, but the student's values flow into them (a file name, a
+text, a function's result), so they run with no more rights than the student's kernel: in a
+bubblewrap sandbox per graded notebook, as an unprivileged uid, with no capability, no network
+and a file system that holds only the interpreter, ``.venv/``, the ``course`` package and a
+read-only copy of the submission's own files (its notebooks read as empty). No course root,
+gradebook, ``source/``, classmate, home or host file is there to be opened, whatever name a test
+is handed.
+
+The grader and its judge talk over the judge's stdin and stdout, one length-prefixed JSON frame
+at a time: the grader sends ``run`` (a test cell's source and name); the judge sends ``ask`` for
+each request to the kernel, which the grader forwards over ``kernel_link.Link`` as text it never
+reads, and ends with ``done`` and the cell's outputs (what it printed, its error). Those outputs
+are all the grader takes from the judge: it rebuilds them as plain strings, capped. A check
+whose own time limit ends a call sends ``cancel``: the grader stops the call (interrupting the
+kernel) and answers ``cancelled``, so the two sides never read each other's frames out of turn.
+"""
+import json
+import logging
+import os
+import select
+import selectors
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from course.grading.judge import in_kernel
+
+from course.grading.sandbox import kernel as sandbox_kernel
+from course.grading.judge.kernel_link import KernelGone
+
+MEMORY_BYTES = 3 * 1024 ** 3
+FILE_BYTES = 16 * 1024 ** 2
+PROCESSES = 64              # the judge forks nothing; a test that tries gets few
+TMP_BYTES = 32 * 1024 ** 2
+OUTSIDE_BASE = 2_100_000_000  # + the worker's pid: the judge's host uid under a root grader (bwrap wants < 2**31)
+MAX_FRAME = in_kernel.MAX_REPLY + 1024 * 1024
+MAX_PRINTED = 256 * 1024    # characters of a test cell's printed output kept
+MAX_ERROR = 16 * 1024       # characters of its error message kept
+SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# What the sandbox runs: isolated mode (-I), so no folder of the submission's is on the path
+# and no PYTHON* variable is read; the channel is set up before anything of a student's is read.
+LAUNCH = "from course.grading.judge.sandbox import serve; serve()"
+LAUNCHER = "from course.grading.judge.sandbox import launch; launch()"
+
+
+log = logging.getLogger(__name__)
+
+
+class JudgeFailed(RuntimeError):
+    """The judge's process ended, hung or broke the protocol: the cell could not be judged."""
+
+
+# --- frames, both sides -------------------------------------------------------------------
+
+def write_frame(fd: int, message: dict) -> None:
+    data = json.dumps(message).encode("utf-8", "surrogatepass")
+    view = memoryview(len(data).to_bytes(8, "big") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def read_frame(fd: int, deadline: float | None = None) -> dict:
+    """One frame from ``fd``; JudgeFailed on end of file, a bad frame or the deadline."""
+    size = int.from_bytes(_read(fd, 8, deadline), "big")
+    if size > MAX_FRAME:
+        raise JudgeFailed(f"an oversized frame ({size} bytes)")
+    try:
+        message = json.loads(_read(fd, size, deadline).decode("utf-8", "surrogatepass"))
+    except (ValueError, RecursionError) as error:
+        raise JudgeFailed(f"a malformed frame ({error})") from None
+    if type(message) is not dict:
+        raise JudgeFailed("a frame that is not an object")
+    return message
+
+
+def _read(fd: int, size: int, deadline: float | None) -> bytes:
+    data = bytearray()
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_READ)
+        while len(data) < size:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise JudgeFailed("the test cell did not finish in time")
+            more = os.read(fd, min(size - len(data), 1 << 20))
+            if not more:
+                raise JudgeFailed("the judge's process ended")
+            data += more
+    return bytes(data)
+
+
+# --- the grader's side --------------------------------------------------------------------
+
+class JudgeSandbox:
+    """One notebook's judge: a sandboxed process that runs its test cells one at a time.
+
+    Started at the first test cell, ended with the notebook. A judge that dies or outlives a
+    cell's time limit is killed: that cell fails, by name, and the next cell gets a new judge.
+    """
+
+    def __init__(self, link, folder: str, timeout: float, sandboxed: bool | None = None):
+        self.link, self.folder, self.timeout = link, Path(folder).resolve(), timeout
+        self.sandboxed = sandbox_enabled() if sandboxed is None else sandboxed
+        self.process: subprocess.Popen | None = None
+        self._errors = None
+
+    def run(self, source: str, name: str) -> list[dict]:
+        """The outputs of one test cell: what it printed, then its error if it failed."""
+        try:
+            if self.process is None:
+                self._start()
+            write_frame(self.process.stdin.fileno(), {"op": "run", "source": source, "name": name})
+            while True:
+                message = read_frame(self.process.stdout.fileno(),
+                                     time.monotonic() + self.timeout)
+                if message.get("op") == "done":
+                    return clean_outputs(message.get("outputs"))
+                if message.get("op") == "cancel":  # its answer crossed the judge's cancel
+                    write_frame(self.process.stdin.fileno(), {"cancelled": True})
+                    continue
+                if message.get("op") != "ask" or type(message.get("payload")) is not dict:
+                    raise JudgeFailed("the judge sent something it should not")
+                write_frame(self.process.stdin.fileno(), self._forward(message))
+        except (JudgeFailed, OSError) as failure:
+            log.warning("the judge of %s failed at %s: %s%s", self.folder, name, failure,
+                        self._said())
+            self.close()
+            return [error_output("JudgeError", f"the test cell could not be judged: {failure}")]
+        finally:
+            self.link.end()
+
+    def _forward(self, message: dict) -> dict:
+        """The kernel's answer to the judge's request, as text the grader does not read."""
+        timeout = message.get("timeout")
+        timeout = timeout if type(timeout) in (int, float) and 0 < timeout <= 3600 else None
+        try:
+            return {"answer": self.link.ask_text(message["payload"], timeout, self._cancelled)}
+        except KernelGone as gone:
+            return {"gone": str(gone)}
+        except Exception as error:  # what the kernel sent is not text: the call fails, by name
+            return {"gone": f"{type(error).__name__}: {error}"[:500]}
+
+    def _cancelled(self) -> bool:
+        """Whether the judge wrote while waiting for an answer: it can only be a cancel."""
+        return bool(select.select([self.process.stdout.fileno()], [], [], 0)[0])
+
+    def _start(self) -> None:
+        self._errors = tempfile.TemporaryFile()
+        if self.sandboxed:  # the launcher builds the sandbox, drops root and becomes bwrap
+            argv = [sys.executable, "-I", "-c", LAUNCHER, shutil.which("bwrap"), str(self.folder)]
+        else:  # no bwrap, or COURSE_SANDBOX=0: still never in the grader's own process
+            argv = [sys.executable, "-I", "-c", LAUNCH]
+        self.process = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors,
+            cwd=self.folder, env=judge_environment())
+
+    def _said(self) -> str:
+        """The end of what the judge's process wrote on stderr, for the grading log."""
+        if self._errors is None:
+            return ""
+        self._errors.seek(0, os.SEEK_END)
+        self._errors.seek(max(0, self._errors.tell() - 4000))
+        text = self._errors.read().decode("utf-8", "replace").strip()
+        return f"\n{text}" if text else ""
+
+    def close(self) -> None:
+        """End the judge: closing its stdin ends its loop; one that does not end is killed."""
+        if self.process is not None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+            self.process.stdout.close()
+            self.process = None
+        if self._errors is not None:
+            self._errors.close()
+            self._errors = None
+
+
+def clean_outputs(outputs) -> list[dict]:
+    """The judge's outputs rebuilt as nbformat outputs of plain, capped strings."""
+    cleaned = []
+    for output in outputs if type(outputs) is list else []:
+        if type(output) is not dict:
+            continue
+        if output.get("output_type") == "stream" and type(output.get("text")) is str:
+            cleaned.append({"output_type": "stream", "name": "stdout",
+                            "text": output["text"][:MAX_PRINTED]})
+        elif output.get("output_type") == "error":
+            cleaned.append(error_output(str(output.get("ename", "Error"))[:80],
+                                        str(output.get("evalue", ""))[:MAX_ERROR]))
+    return cleaned
+
+
+def error_output(ename: str, evalue: str) -> dict:
+    return {"output_type": "error", "ename": ename, "evalue": evalue,
+            "traceback": [f"{ename}: {evalue}"]}
+
+
+def sandbox_enabled() -> bool:
+    return os.environ.get("COURSE_SANDBOX", "1") != "0" and sandbox_kernel.available()
+
+
+def outside_ids() -> tuple[int, int]:
+    """Who a root grader's judge is on the host: an unprivileged uid of its own."""
+    if os.geteuid() != 0:
+        return os.getuid(), os.getgid()
+    return OUTSIDE_BASE + os.getpid(), OUTSIDE_BASE + os.getpid()
+
+
+def judge_environment() -> dict:
+    """The judge's whole environment: nothing of the grader's (no gradebook URL, no paths)."""
+    env = {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MPLBACKEND": "Agg"}
+    if os.environ.get("NBGRADER_EXECUTION"):
+        env["NBGRADER_EXECUTION"] = os.environ["NBGRADER_EXECUTION"]
+    return env
+
+
+def judge_argv(workdir: Path) -> list[str]:
+    """The bubblewrap command line for a judge of ``workdir`` (its descriptors are open and
+    inheritable: ``launch`` execs bwrap in the same process).
+
+    The root is an empty tmpfs: only what is bound here exists inside.
+    """
+    argv = ["bwrap", "--dev", "/dev", "--proc", "/proc",
+            "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+    for folder in map(Path, SYSTEM_FOLDERS):
+        if folder.is_symlink():
+            argv += ["--symlink", os.readlink(folder), str(folder)]
+        elif folder.is_dir():
+            argv += ["--ro-bind", str(folder), str(folder)]
+    argv += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    for folder in sandbox_kernel.kept_folders():
+        argv += ["--ro-bind-fd", sandbox_kernel._fd(folder, os.O_PATH | os.O_DIRECTORY),
+                 str(folder)]
+    argv += ["--size", str(sandbox_kernel.WORKSPACE_BYTES), "--perms", "0755",
+             "--tmpfs", str(workdir)]
+    # A device is no file in this sandbox: a notebook reads as an empty copy of /dev/null.
+    empty = ("--perms", "0444", "--file", sandbox_kernel._fd(Path(os.devnull)))
+    argv += sandbox_kernel.workspace_argv(workdir, workdir, empty=empty)
+    argv += ["--remount-ro", str(workdir), "--remount-ro", "/",
+             "--chdir", str(workdir),
+             "--unshare-user", "--disable-userns",
+             "--uid", str(sandbox_kernel.SANDBOX_UID), "--gid", str(sandbox_kernel.SANDBOX_GID),
+             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+             "--unshare-cgroup-try", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+             "--clearenv"]
+    for name, value in judge_environment().items():
+        argv += ["--setenv", name, value]
+    argv += [sys.executable, "-I", "-c", LAUNCH]
+    return argv
+
+
+def launch() -> None:
+    """``LAUNCHER``: as the grader's uid, open the way to the interpreter (``/root`` may hold
+    it), become the judge's own unprivileged uid, and run bwrap (``argv``: bwrap, folder)."""
+    bwrap, folder = sys.argv[1], Path(sys.argv[2])
+    argv = judge_argv(folder)
+    argv[0] = bwrap
+    os.chdir("/")
+    if os.geteuid() == 0:
+        sandbox_kernel.open_the_way(sandbox_kernel.kept_folders())
+        uid, gid = outside_ids()
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
+    os.execv(bwrap, argv)
+
+
+# --- the judge's side (inside the sandbox) ---------------------------------------------------
+
+class Relay:
+    """The judge's ``Link``: each request to the kernel goes to the grader, which forwards it."""
+
+    def __init__(self, fd_in: int, fd_out: int):
+        self.fd_in, self.fd_out = fd_in, fd_out
+
+    def ask(self, payload: dict, timeout: float | None = None) -> dict:
+        from course.grading.judge.kernel_link import answer_of
+        write_frame(self.fd_out, {"op": "ask", "payload": payload, "timeout": timeout})
+        try:
+            reply = read_frame(self.fd_in)
+        except BaseException:  # a check's time limit: the grader stops the call, then says so
+            write_frame(self.fd_out, {"op": "cancel"})
+            while not read_frame(self.fd_in).get("cancelled"):
+                pass  # the answer or failure that crossed the cancel
+            raise
+        if "gone" in reply:
+            raise KernelGone(str(reply["gone"]))
+        return answer_of(reply.get("answer") if type(reply.get("answer")) is str else "")
+
+    def end(self) -> None:
+        """The grader ends the kernel's session after each cell."""
+
+
+def serve() -> None:
+    """The judge's loop: run each test cell the grader sends, until it closes the channel."""
+    from course.grading.judge.core import Judge
+
+    fd_in, fd_out = os.dup(0), os.dup(1)
+    quiet = os.open(os.devnull, os.O_RDWR)
+    os.dup2(quiet, 0)
+    os.dup2(quiet, 1)  # a test's stray write to fd 1 must not break the channel
+    sandbox_kernel.limit_resources(MEMORY_BYTES, FILE_BYTES, PROCESSES)
+    judge = Judge(Relay(fd_in, fd_out), os.getcwd())
+    while True:
+        try:
+            request = read_frame(fd_in)
+        except JudgeFailed:
+            return
+        outputs = judge.run(str(request.get("source", "")), str(request.get("name", "test")))
+        write_frame(fd_out, {"op": "done", "outputs": outputs})

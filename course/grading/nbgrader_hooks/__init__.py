@@ -1,0 +1,3 @@
+"""What the course plugs into nbgrader's own pipeline (wired by ``course.grading.config``):
+the hardened Execute step and the small preprocessors around it. They hand nbgrader an
+executed notebook whose graded cells hold the judge's outputs."""

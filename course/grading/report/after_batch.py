@@ -1,0 +1,60 @@
+"""After a batch: the instructor's page of an assignment and the Canvas import of every
+assignment graded so far (what ``python -m course report`` and the end of ``grade`` do)."""
+import os
+import signal
+import threading
+from html import escape
+from pathlib import Path
+
+from course.grading.exports.canvas import read_roster, write_canvas_csv
+from course.grading.course_dir import assignments
+from course.grading.report.page import report_path, write_report
+from course.grading.second_opinion.similarity import Ahead
+
+# The instructor's page reads every student's work: a backstop on top of the similarity check's
+# own limit, so no class, however large or hostile, keeps a TA waiting without an answer.
+REPORT_SECONDS = float(os.environ.get("COURSE_REPORT_SECONDS", "900"))
+
+
+class ReportTimeout(Exception):
+    """The instructor's page took longer than ``REPORT_SECONDS``."""
+
+
+def _timed_report(root: Path, assignment: str, ahead: Ahead | None) -> Path:
+    """``write_report``, or after ``REPORT_SECONDS`` a page that says it did not finish."""
+    if threading.current_thread() is not threading.main_thread():
+        return write_report(root, assignment, ahead)
+
+    def _stop(signum, frame):
+        raise ReportTimeout
+
+    previous = signal.signal(signal.SIGALRM, _stop)
+    signal.setitimer(signal.ITIMER_REAL, REPORT_SECONDS)
+    try:
+        return write_report(root, assignment, ahead)
+    except ReportTimeout:
+        page = report_path(root, assignment)
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(f"<!doctype html><meta charset='utf-8'><title>{escape(assignment)}</title>"
+                        f"<h1>{escape(assignment)}</h1><p>The instructor's page did not finish "
+                        f"within {REPORT_SECONDS:g} s (COURSE_REPORT_SECONDS). The grades and "
+                        "CSVs are complete; run <code>python -m course report</code> again with "
+                        "a longer limit.</p>", encoding="utf-8")
+        return page
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def report_assignment(root: Path, assignment: str, roster: Path | None = None,
+                      canvas_ids: dict[str, str] | None = None,
+                      ahead: Ahead | None = None,
+                      autograded_part: bool = False) -> tuple[Path, Path]:
+    """Write ``reports/<assignment>.html`` (with the similarity check ``ahead``, when it
+    compared the same students) and ``exports/canvas.csv`` (the autograded part of a student
+    awaiting manual grading only if ``autograded_part``); return both paths."""
+    page = _timed_report(root, assignment, ahead)
+    canvas = write_canvas_csv(root, assignments(root), root / "exports" / "canvas.csv",
+                              read_roster(roster) if roster else None, canvas_ids,
+                              autograded_part)
+    return page, canvas

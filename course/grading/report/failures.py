@@ -1,0 +1,83 @@
+"""The failed test cases of graded notebooks, read from their error outputs.
+
+The course's checks (course/lessons/checks.py) raise messages that name the case and the
+contract rule it exercises, so a failure is (test cell, case, rule): that is what a class
+report counts and what a student's summary groups. Only the case and the rule are kept:
+never what was received, expected or the test's code.
+
+Student text is read in linear time: headings line by line (no pattern that backtracks over a
+run of spaces), and of an error's text only its first ``ERROR_TEXT`` characters, where the
+course's checks put the case and the rule (a longer text is a received value quoted at length).
+"""
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from course.grading.submissions import grade_id, is_test_cell
+
+_CASE = re.compile(r"^case: (.*)$", re.M)
+_RULE = re.compile(r"^[ \t]*the contract says: (.*)$", re.M)
+_DETAIL = re.compile(r"^[ \t]*(?:problem: |the call raised |expected |did not finish|received: )(.*)$",
+                     re.M)
+ERROR_TEXT = 1 << 20
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One failed case of one test cell; ``task`` is the heading to reread."""
+
+    grade_id: str
+    case: str
+    rule: str
+    task: str
+    problem: str = ""  # what went wrong, for course staff only (may quote a received value)
+
+
+def heading(line: str) -> str | None:
+    """The text of a markdown ATX heading line (``## Task 2``), or None."""
+    level = len(line) - len(line.lstrip("#"))
+    if 1 <= level <= 6 and line[level:level + 1] in (" ", "\t"):
+        return line[level:].strip() or None
+    return None
+
+
+def task_headings(nb) -> dict[str, str]:
+    """Grade id -> the last heading above that cell (the task a student should reread)."""
+    headings, current = {}, ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            found = [h for line in cell.source.splitlines() if (h := heading(line))]
+            current = found[-1] if found else current
+        elif grade_id(cell):
+            headings[grade_id(cell)] = current
+    return headings
+
+
+def _failure(output, gid: str, task: str) -> Failure:
+    text = str(output.get("evalue", ""))[:ERROR_TEXT]
+    case, rule = _CASE.search(text), _RULE.search(text)
+    detail = _DETAIL.search(text)
+    problem = detail.group(0).strip().rstrip(":")[:160] if detail else ""
+    if case:
+        return Failure(gid, case.group(1).strip(), rule.group(1).strip() if rule else "", task,
+                       problem)
+    first = text.strip().splitlines()[0][:120] if text.strip() else ""
+    return Failure(gid, f"{output.get('ename', 'Error')}: {first}".rstrip(": "), "", task)
+
+
+def notebook_failures(nb) -> list[Failure]:
+    """Every failed case in the error outputs of ``nb``'s test cells, in notebook order."""
+    headings = task_headings(nb)
+    return [_failure(output, grade_id(cell), headings.get(grade_id(cell), ""))
+            for cell in nb.cells if is_test_cell(cell)
+            for output in cell.get("outputs", []) if output.get("output_type") == "error"]
+
+
+def student_failures(root: Path, assignment: str, student: str) -> list[Failure]:
+    """The failures in ``autograded/<student>/<assignment>/*.ipynb`` (none if not graded)."""
+    failures = []
+    for path in sorted((root / "autograded" / student / assignment).glob("*.ipynb")):
+        failures += notebook_failures(nbformat.read(path, as_version=4))
+    return failures

@@ -1,0 +1,259 @@
+"""Start an IPython kernel for one submission inside a bubblewrap sandbox.
+
+Run by the ``course-sandbox`` kernelspec as ``python -m course.grading.sandbox.kernel
+CONNECTION_FILE``, in the submission's own folder (nbgrader's working directory for it), with
+the connection file in a per-kernel runtime folder that ``sandbox_provisioner`` made.
+
+Enforced: the kernel runs as nobody (uid 65534) in its own user namespace, which maps it to an
+unprivileged uid outside: for a root grader a uid of the kernel's own (so no root-owned file
+is its, its process limit binds, and it shares that limit with no classmate), else the
+grader's; every capability is dropped and it can make no further user namespace; the whole file
+system is read-only; the course roots and the exchange are replaced by small read-only
+scratch folders, with only the virtual environment and the ``course`` package bound back; the
+submission's files are *copied* into a size-limited scratch folder at the same path (the only
+writable place with a private, sized ``/tmp`` and ``/dev/shm``), and the notebooks there read
+as empty (the one being graded holds the hidden tests); the kernel has its own pid, network
+(loopback only), IPC and UTS namespaces and talks to the grader over unix sockets in its own
+runtime folder; every process it starts dies with it; memory, file size and process count are
+capped; the kernel is ipykernel without its debugger (``LAUNCH``). Not enforced: CPU time
+beyond nbgrader's per-cell timeout, and memory outside the address space (memfd or SysV shared
+memory) while the kernel lives.
+"""
+import os
+import resource
+import shutil
+import stat
+import sys
+from pathlib import Path
+
+PACKAGE_ROOT = Path(__file__).resolve().parents[3]  # the repository holding course/ and .venv/
+MEMORY_BYTES = 3 * 1024 ** 3
+FILE_BYTES = 64 * 1024 ** 2
+PROCESSES = 512
+WORKSPACE_BYTES = 128 * 1024 ** 2   # the submission's writable folder: its quota
+TMP_BYTES = 64 * 1024 ** 2          # /tmp and /dev/shm
+HIDDEN_BYTES = 64 * 1024            # the empty, read-only folders that hide the course roots
+SANDBOX_UID = SANDBOX_GID = 65534   # nobody / nogroup: who the kernel is inside its sandbox
+OUTSIDE_BASE = 2_000_000_000        # + the kernel's pid: who it is on the host when root grades
+HIDDEN_DEFAULTS = ("/srv/nbgrader",)
+KERNELSPEC_PATH = str(Path(__file__).resolve().parent / "jupyter")  # holds kernels/course-sandbox
+# What ``python -m ipykernel_launcher`` does, less the debugger: ipykernel imports debugpy at
+# every start when it is installed (0.15 s of CPU, a quarter of the kernel's start) and a graded
+# kernel never debugs. As ``-c`` code, no module of the submission's folder is looked up before
+# ipykernel is loaded: not even an ``ipykernel_launcher.py`` of the student's.
+LAUNCH = ("import sys; del sys.path[0]; sys.modules['debugpy'] = None; "
+          "from ipykernel import kernelapp; kernelapp.launch_new_instance()")
+
+
+def hidden_roots() -> list[Path]:
+    """Folders the kernel must not see: the course roots, the exchange and the grader's home."""
+    roots = {PACKAGE_ROOT} | ({Path.home().resolve()} - {Path("/")})
+    if os.environ.get("COURSE_ROOT"):
+        roots.add(Path(os.environ["COURSE_ROOT"]).resolve())
+    # A cluster worker's grading folder (every task's course root and the assignment's
+    # material with its hidden tests): see course/grading/cluster/worker.py.
+    roots.update(Path(p).resolve()
+                 for p in os.environ.get("COURSE_HIDDEN_ROOTS", "").split(os.pathsep) if p)
+    exchange = [os.environ["COURSE_EXCHANGE"]] if os.environ.get("COURSE_EXCHANGE") else []
+    roots.update(Path(p).resolve() for p in (*HIDDEN_DEFAULTS, *exchange) if Path(p).is_dir())
+    return sorted(roots)
+
+
+def outside_ids() -> tuple[int, int]:
+    """The (uid, gid) the kernel runs as on the host. For a root grader: a uid of its own for
+    this kernel (in a range no account uses), so its process limit and files are its alone: a
+    fork bomb exhausts its own uid, not a classmate's kernel's. Otherwise the grader's own."""
+    if os.geteuid() == 0:
+        return OUTSIDE_BASE + os.getpid(), OUTSIDE_BASE + os.getpid()
+    return os.getuid(), os.getgid()
+
+
+def font_caches() -> list[Path]:
+    """The grader's matplotlib font lists, found without importing matplotlib (that is slow).
+
+    Copied into the sandbox's empty home, they spare every kernel rebuilding the list by
+    scanning the system's fonts.
+    """
+    folder = Path(os.environ.get("MPLCONFIGDIR") or
+                  Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "matplotlib")
+    return sorted(folder.glob("fontlist-v*.json")) if folder.is_dir() else []
+
+
+def build_font_cache() -> None:
+    """Make sure the grader has a font list to lend its kernels (built once, on first use)."""
+    if not font_caches():
+        import matplotlib.font_manager  # noqa: F401  (importing it writes the list)
+
+
+def _fd(path: Path, flags: int = os.O_RDONLY) -> str:
+    """An inheritable descriptor for ``path`` (opened by the grader, so the unprivileged
+    bwrap needs no right to walk there), as bwrap wants it: a decimal string."""
+    fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC)
+    os.set_inheritable(fd, True)
+    return str(fd)
+
+
+def workspace_argv(source: Path, dest: Path, depth: int = 0,
+                   empty: tuple[str, ...] = ("--ro-bind", "/dev/null")) -> list[str]:
+    """bwrap options copying the regular files and folders of ``source`` into ``dest``.
+
+    Links, devices and fifos are skipped (intake refuses such submissions before this); the
+    notebooks at the top read as empty (``empty`` + the notebook's path), as the one being
+    graded holds the hidden tests.
+    """
+    argv = []
+    for entry in sorted(os.scandir(source), key=lambda e: e.name):
+        target = dest / entry.name
+        mode = entry.stat(follow_symlinks=False).st_mode
+        if depth == 0 and entry.name.endswith(".ipynb") and stat.S_ISREG(mode):
+            argv += [*empty, str(target)]
+        elif stat.S_ISREG(mode):
+            argv += ["--perms", "0644", "--file", _fd(Path(entry.path)), str(target)]
+        elif stat.S_ISDIR(mode) and depth < 8:
+            argv += ["--dir", str(target)] + workspace_argv(Path(entry.path), target, depth + 1,
+                                                             empty)
+    return argv
+
+
+def kept_folders() -> list[Path]:
+    """What the kernel needs from the hidden folders: the interpreter, the venv, ``course``."""
+    return sorted({Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(),
+                   PACKAGE_ROOT / "course"})
+
+
+def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
+    """The bubblewrap command line that runs ipykernel for ``workdir``."""
+    keep = kept_folders()
+    connection = Path(connection_file).resolve()
+    runtime = connection.parent
+    argv = ["bwrap", "--ro-bind", "/", "/",
+            "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/dev/shm",
+            "--remount-ro", "/dev", "--proc", "/proc",
+            "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+    hidden = hidden_roots() + [runtime.parent]  # other kernels' runtime folders live beside ours
+    for folder in hidden:
+        argv += ["--size", str(HIDDEN_BYTES), "--tmpfs", str(folder)]
+    for folder in keep:
+        argv += ["--ro-bind-fd", _fd(folder, os.O_PATH | os.O_DIRECTORY), str(folder)]
+    argv += ["--bind-fd", _fd(runtime, os.O_PATH | os.O_DIRECTORY), str(runtime)]
+    argv += ["--size", str(WORKSPACE_BYTES), "--perms", "0755", "--tmpfs", str(workdir)]
+    argv += workspace_argv(workdir, workdir)
+    for cache in font_caches():
+        argv += ["--perms", "0755", "--dir", "/tmp/.cache",
+                 "--perms", "0755", "--dir", "/tmp/.cache/matplotlib",
+                 "--ro-bind-data", _fd(cache), f"/tmp/.cache/matplotlib/{cache.name}"]
+    for folder in hidden:
+        argv += ["--remount-ro", str(folder)]
+    argv += ["--chdir", str(workdir),
+             "--unshare-user", "--disable-userns", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID),
+             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+             "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+             "--unsetenv", "JPY_PARENT_PID", "--unsetenv", "COURSE_GRADEBOOK_URL",
+             "--setenv", "HOME", "/tmp", "--setenv", "MPLBACKEND", "Agg",
+             sys.executable, "-c", LAUNCH, "-f", str(connection)]
+    return argv
+
+
+def _blocker(path: Path) -> Path | None:
+    """The highest folder above ``path`` that others may not walk through, if any."""
+    for folder in reversed(path.parents):
+        if folder != Path("/") and not folder.stat().st_mode & stat.S_IXOTH:
+            return folder
+    return None
+
+
+def open_the_way(folders: list[Path]) -> None:
+    """As root, in a mount namespace of this process only: cover each folder that nobody may
+    not walk through (``/root`` holding pyenv's interpreter, say) with an empty tmpfs, and bind
+    the folders the sandbox needs back into it, so the unprivileged bwrap can reach them."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def call(result: int, what: str) -> None:
+        if result != 0:
+            error = ctypes.get_errno()
+            raise OSError(error, f"{what}: {os.strerror(error)}")
+
+    blocked: dict[Path, list[Path]] = {}
+    for folder in folders:
+        blocker = _blocker(folder)
+        if blocker is not None:
+            blocked.setdefault(blocker, []).append(folder)
+    if not blocked:
+        return
+    call(libc.unshare(0x00020000), "unshare(CLONE_NEWNS)")  # CLONE_NEWNS
+    call(libc.mount(None, b"/", None, 0x4000 | 0x40000, None), "mount --make-rprivate /")
+    for blocker, keep in blocked.items():
+        fds = {folder: os.open(folder, os.O_PATH | os.O_DIRECTORY) for folder in keep}
+        call(libc.mount(b"tmpfs", str(blocker).encode(), b"tmpfs", 0x2 | 0x4,  # nosuid, nodev
+                        f"size={HIDDEN_BYTES},mode=0755".encode()), f"mount tmpfs on {blocker}")
+        for folder, fd in fds.items():
+            folder.mkdir(parents=True, exist_ok=True)
+            call(libc.mount(f"/proc/self/fd/{fd}".encode(), str(folder).encode(), None,
+                            0x1000 | 0x4000, None), f"bind {folder}")  # MS_BIND | MS_REC
+            os.close(fd)
+
+
+def limit_resources(memory: int = MEMORY_BYTES, file: int = FILE_BYTES,
+                    processes: int = PROCESSES) -> None:
+    """Cap address space, file size and process count (the kernel's by default); no core."""
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file, file))
+    resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def drop_root(runtime: Path) -> None:
+    """As root, hand the kernel's runtime folder to the kernel's own uid and become that uid
+    before bwrap starts: its user namespace then maps nobody inside to that uid outside, not
+    to root (bwrap maps the sandbox uid to its caller's)."""
+    if os.geteuid() != 0:
+        return
+    uid, gid = outside_ids()
+    for path in (runtime, *runtime.iterdir()):
+        os.chown(path, uid, gid, follow_symlinks=False)
+    os.setgroups([])
+    os.setgid(gid)
+    os.setuid(uid)
+
+
+def available() -> bool:
+    return shutil.which("bwrap") is not None
+
+
+def status_line() -> str | None:
+    """The one line a TA should read before grading, if any: how the kernels are confined."""
+    if os.environ.get("COURSE_SANDBOX", "1") == "0":
+        return "COURSE_SANDBOX=0: student code runs unsandboxed"
+    if not available():
+        return "bubblewrap (bwrap) is not installed: student code runs unsandboxed"
+    from importlib.metadata import entry_points
+
+    if not entry_points(group="jupyter_client.kernel_provisioners", name="course-sandbox"):
+        return ("the course-sandbox kernel provisioner is not installed (run `make install`): "
+                "no kernel can start")
+    if os.geteuid() == 0:
+        return ("grading as root: each kernel and each judge of test cells runs as an "
+                "unprivileged uid of its own (nobody inside its sandbox), with no capabilities")
+    return None
+
+
+def main(argv: list[str]) -> None:
+    connection_file = argv[1]
+    if not available():
+        sys.exit("bubblewrap (bwrap) is not installed: cannot start a sandboxed kernel")
+    command = bwrap_argv(connection_file, Path.cwd().resolve())
+    command[0] = shutil.which("bwrap")
+    limit_resources()
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)  # ipykernel's connection banner; cell output travels over ZMQ instead
+    os.chdir("/")      # nobody may not be able to stay in the grader's folder
+    if os.geteuid() == 0:
+        open_the_way(kept_folders())
+    drop_root(Path(connection_file).resolve().parent)
+    os.execv(command[0], command)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
