@@ -1,107 +1,12 @@
-"""nbgrader settings for "Tearing the book" (read by every nbgrader command run here)."""
+"""nbgrader settings for "Tearing the book" (read by every nbgrader command run here).
+
+The whole wiring is ``course.grading.config.configure``; the course's own settings (COURSE_*)
+are listed in docs/settings.md. Set one here with ``c.CourseSettings.<field> = ...`` before the
+call, or an nbgrader one after it.
+"""
 import os
 
-from nbgrader.preprocessors import (
-    AssignLatePenalties, ClearHiddenTests, ClearMarkScheme, ClearOutput,
-    ClearSolutions, ComputeChecksums, IgnorePattern, IncludeHeaderFooter,
-    GetGrades, InstantiateTests, LimitOutput, LockCells, OverwriteKernelspec,
-    SaveAutoGrades, SaveCells,
-)
-from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
-
-from course.grading.sandbox import kernel as sandbox_kernel
-from course.grading.intake.handed_in import refuse_links_in_nbgrader
-from course.grading.nbgrader_hooks.execute import GradingExecute
-from course.grading.feedback.export import (
-    TEMPLATE, TEMPLATES_DIR, FeedbackExporter, feedback_holds_only_pages, nbgrader_templates)
-from course.grading.feedback.summary import FeedbackSummary
-from course.grading.feedback.safe_html import StaticOutputs
-from course.grading.nbgrader_hooks.preprocessors import (
-    CheckCellMetadataOnce, ClearWidgetState, DeduplicateIdsCompletely,
-    OverwriteCellsNamingTheCell, StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
+from course.grading.config import configure
 
 c = get_config()  # noqa: F821  (provided by traitlets when nbgrader loads this file)
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-c.CourseDirectory.course_id = "tearing-the-book"
-c.CourseDirectory.root = HERE
-# SQLite beside the course by default; a TA team can point this at PostgreSQL instead.
-c.CourseDirectory.db_url = os.environ.get(
-    "COURSE_GRADEBOOK_URL", "sqlite:///" + os.path.join(HERE, "gradebook.db"))
-# The exchange through which assignments are released, fetched, submitted and collected.
-c.Exchange.root = os.environ.setdefault("COURSE_EXCHANGE", "/srv/nbgrader/exchange")
-# `instructor/` folders in source/ hold reference files (e.g. a filled decision card): never released.
-c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "instructor"]
-
-# Releases: the usual pipeline, plus no saved widget state. Everywhere, cell metadata is checked
-# against nbgrader's schema compiled once (CheckCellMetadataOnce), not re-read for every cell.
-c.GenerateAssignment.preprocessors = [
-    IncludeHeaderFooter, InstantiateTests, LockCells, ClearSolutions, ClearOutput,
-    ClearWidgetState, CheckCellMetadataOnce, ComputeChecksums, SaveCells, ClearHiddenTests,
-    ClearMarkScheme, ComputeChecksums, CheckCellMetadataOnce,
-]
-
-# Autograding: a deleted grade cell is restored from the source rather than lost, and so is a
-# cell whose type was changed, in any nbformat 4 minor version and whatever its cell ids (a
-# cell that still cannot be restored is named); a warning on stderr does not zero a correct test
-# cell. Test cells are judged in a sandbox of their own, never in the student's kernel nor in the
-# grader's process (course/grading/judge/sandbox.py): the kernel only runs the student's
-# functions on the tests' inputs.
-c.OverwriteCells.add_missing_cells = True
-# The student's decision card is their work, not a copy of the template to restore.
-c.Autograde.exclude_overwriting = {"05-own-docs-verdict": ["chunking_notes.md"]}
-c.Autograde.sanitize_preprocessors = [
-    UpgradeCellIds, ClearOutput, DeduplicateIdsCompletely, OverwriteKernelspec,
-    OverwriteCellsNamingTheCell, UpgradeCellIds, CheckCellMetadataOnce,
-]
-c.Autograde.autograde_preprocessors = [
-    GradingExecute, IgnorePattern, ClearMetadataPreprocessor,
-    StderrIsNotFailure, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadataOnce,
-]
-# Seconds per cell (the slowest correct cell takes well under 1); tests shorten it.
-c.Execute.timeout = int(os.environ.get("COURSE_CELL_TIMEOUT", "30"))
-c.Execute.interrupt_on_timeout = True
-# Seconds a kernel may take to answer at start (the sandbox's answers in about 1); one that does
-# not is killed and the student is "not graded: the kernel did not start". Tests shorten it.
-c.Execute.startup_timeout = int(os.environ.get("COURSE_STARTUP_TIMEOUT", "60"))
-# (nbgrader's Execute always allows errors, not configurably: a failing cell costs that cell,
-# never the whole notebook.)
-c.Execute.shutdown_kernel = "immediate"  # the notebook has run: no graceful shutdown's wait
-# The notebook is validated once after each pass's steps, not after every step: the same check
-# of what is written, at a third of the cost.
-c.Exporter.optimistic_validation = True
-c.LimitOutput.max_lines = 200
-c.LimitOutput.max_traceback = 40
-
-# Feedback: no hidden test, and no traceback quoting one; only outputs a page without scripts
-# can draw; a summary on top that is also the contents (points per task, failed cases by
-# contract rule, what to reread).
-c.GenerateFeedback.preprocessors = [
-    GetGrades, ClearHiddenTests, TracebacksWithoutSource, StaticOutputs, FeedbackSummary,
-    CSSHTMLHeaderPreprocessor,
-]
-# nbconvert's HTML exporter, with compiled templates kept between students and no second parse
-# of each page (feedback_export.py): a third of the cost of each student's feedback. It cleans
-# every student's markdown and HTML with bleach, and its template (nbgrader's, with the summary
-# as contents) fetches nothing from another machine.
-c.GenerateFeedback.exporter_class = FeedbackExporter
-c.FeedbackExporter.template_name = TEMPLATE
-c.FeedbackExporter.extra_template_basedirs = [str(TEMPLATES_DIR), nbgrader_templates()]
-# feedback/ holds the pages only, never a file the student's kernel wrote while graded.
-feedback_holds_only_pages()
-
-# A submission holding a symbolic or hard link, a device or a fifo is refused before anything
-# is copied (nbgrader's own copy would follow it), by plain `nbgrader autograde` too.
-refuse_links_in_nbgrader()
-
-# Untrusted code: every graded notebook runs in a bubblewrap sandbox (see
-# course/grading/sandbox/kernel.py for what is and is not enforced), as nobody when the grader
-# is root, talking to the grader over unix sockets (course/grading/sandbox/provisioner.py, named
-# in the kernelspec). Set COURSE_SANDBOX=0 to run without it; where bwrap is not installed,
-# grading runs unsandboxed and says so.
-os.environ["COURSE_ROOT"] = HERE
-if os.environ.get("COURSE_SANDBOX", "1") != "0" and sandbox_kernel.available():
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(
-        p for p in (sandbox_kernel.KERNELSPEC_PATH, os.environ.get("JUPYTER_PATH")) if p)
-    c.Execute.kernel_name = "course-sandbox"
+configure(c, os.path.dirname(os.path.abspath(__file__)))

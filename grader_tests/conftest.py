@@ -16,6 +16,30 @@ USERS_FILES = (".demo", "submitted", "autograded", "feedback", "exports", "logs"
                "source", "release", "nbgrader_config.py")
 
 
+# The slow tier: whole-class gradings (real nbgrader autograde, ``python -m course grade``, the
+# batch), the browser, and the few other runs over the whole course that take minutes.
+# ``make check`` runs ``-m "not slow"``; ``make test`` and CI run everything.
+SLOW_MODULES = {  # every test of these modules grades a class
+    "test_class_report", "test_damaged_notebooks", "test_demo", "test_exchange",
+    "test_forging_attacks", "test_hidden_stays_hidden", "test_hostile_class", "test_kernel_hangs",
+    "test_manual_pending", "test_postgres_gradebook", "test_sandbox_attacks",
+    "test_student_isolation", "test_ta_output",
+    "test_student_wheel",  # a fresh venv, pip install ./student, every release notebook run
+}
+# A test that asks for one of these fixtures (each grades a class) is slow too. Single tests
+# elsewhere carry ``@pytest.mark.slow`` themselves (``proofs.GradingProofs``' real runs, one
+# real autograde in test_grading_mode and test_blind_implementations, the release rebuilt).
+SLOW_FIXTURES = {"real_run", "real_scores", "graded"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = getattr(item.module, "__name__", "").rpartition(".")[2]
+        if (module in SLOW_MODULES or item.get_closest_marker("browser")
+                or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.slow)
+
+
 def _snapshot() -> dict[str, tuple[int, int]]:
     """Every file under the user's folders: path -> (size, modification time)."""
     found = {}

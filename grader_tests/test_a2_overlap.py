@@ -1,48 +1,23 @@
 """Assignment 2 (overlap math): the notebook's own tests judge the reference, blank, wrong and
-correct answers; a few go through the real autograder; the window explorer works."""
+correct answers, and a few go through the real autograder (the shared proofs,
+``proofs.GradingProofs``); hidden failures name no expected value; the window explorer works."""
 import re
-import shutil
-import time
-
-import pytest
 
 import harness  # on the path through conftest.py
 from implementations.a2_overlap import CORRECT, WRONG
+from proofs import GradingProofs
 
 A2 = "02-overlap-math"
 
 
-@pytest.fixture(scope="module")
-def max_points():
-    return harness.score_in_process(A2).max_total
+class TestGrading(GradingProofs):
+    """Solution full, blank zero, each mistake loses, each variant full; then real nbgrader
+    (an endless loop among the mistakes)."""
 
-
-def test_solution_full_marks():
-    report = harness.score_in_process(A2)
-    assert report.total == report.max_total == 50, report.summary()
-
-
-def test_enough_wrong_and_correct_variants():
-    assert len(WRONG) >= 15 and len(CORRECT) >= 5
-
-
-def test_blank_scores_zero():
-    report = harness.score_in_process(A2, blank=True)
-    assert report.total == 0, report.summary()
-
-
-@pytest.mark.parametrize("name", sorted(WRONG))
-def test_wrong_loses_points(name, max_points):
-    mistake, overrides = WRONG[name]
-    report = harness.score_in_process(A2, overrides)
-    assert report.total < max_points, f"{name} ({mistake}) was not caught: {report.summary()}"
-    assert report.failures, name
-
-
-@pytest.mark.parametrize("name", sorted(CORRECT))
-def test_correct_full_marks(name, max_points):
-    report = harness.score_in_process(A2, CORRECT[name])
-    assert report.total == max_points, f"{name}: {report.summary()}"
+    assignment, full = A2, 50.0
+    wrong, correct, at_least = WRONG, CORRECT, (15, 5)
+    real_wrong = ["blind_loop", "tokens_split_character", "endless_when_overlap_ge_size"]
+    real_correct = ["recursive"]
 
 
 def test_hidden_failures_reveal_no_expected_value():
@@ -50,51 +25,6 @@ def test_hidden_failures_reveal_no_expected_value():
     report = harness.score_in_process(A2, WRONG["ceil_n_over_stride"][1])
     message = report.failures["test_num_chunks_edges"]
     assert "num_chunks(200, 200, 50)" in message and "expected" not in message
-
-
-# --- the real autograder ----------------------------------------------------------------------
-
-AUTOGRADED = {
-    "reference": {},
-    "blind-loop": WRONG["blind_loop"][1],
-    "cuts-characters": WRONG["tokens_split_character"][1],
-    "endless-loop": WRONG["endless_when_overlap_ge_size"][1],
-    "recursive": CORRECT["recursive"],
-}
-
-
-@pytest.fixture(scope="module")
-def autograded():
-    root = harness.scratch_course([A2])
-    try:
-        subs = {student: harness.submission(A2, overrides)
-                for student, overrides in AUTOGRADED.items()}
-        started = time.perf_counter()
-        scores = harness.autograde(A2, subs, root=root)
-        scores["__seconds_per_submission__"] = (time.perf_counter() - started) / len(subs)
-        blank = harness.release_path(A2).read_bytes()
-        scores["blank"] = harness.autograde(A2, {"blank": blank}, root=root)["blank"]
-        yield scores
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def test_autograde_reference_and_correct(autograded):
-    print(f"autograde: {autograded['__seconds_per_submission__']:.2f} s per submission")
-    for student in ("reference", "recursive"):
-        score, maximum = autograded[student]
-        assert score == maximum == 50, (student, autograded[student])
-
-
-def test_autograde_wrong_lose_points(autograded):
-    for student in ("blind-loop", "cuts-characters", "endless-loop"):
-        score, maximum = autograded[student]
-        assert score < maximum, (student, autograded[student])
-
-
-def test_autograde_blank_release_scores_zero(autograded):
-    score, maximum = autograded["blank"]
-    assert (score, maximum) == (0, 50), autograded["blank"]
 
 
 # --- the window explorer ----------------------------------------------------------------------

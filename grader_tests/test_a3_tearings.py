@@ -1,13 +1,13 @@
 """Assignment 3 grading: fair to every correct chunker, hard on every plausible mistake.
 
-The long lists run the notebook's own tests (hidden ones included) in process; a
-representative set goes through the real ``nbgrader autograde``. Then the structure-aware
+The shared proofs (``proofs.GradingProofs``): the long lists run the notebook's own tests
+(hidden ones included) in process; a representative set goes through the real ``nbgrader
+autograde``. Then the structure-aware
 contract is checked with the solution on real markdown the course did not write (installed
 packages' READMEs), and the assignment's widgets are driven like a student would.
 """
 import importlib.metadata
 import re
-import time
 
 import nbformat
 import pytest
@@ -15,79 +15,22 @@ import pytest
 from course.grading.submissions import solutions
 from course.lessons.documents import (CONTRACTOR_LEAVE, HR_LEAVE, HR_QUESTIONS, POLICY,
                                       POLICY_QUESTIONS)
-from harness import autograde, release_path, score_in_process, scratch_course, source_path, submission
+from harness import release_path, score_in_process, source_path
 from implementations.a3_tearings import CORRECT, WRONG
+from proofs import GradingProofs
 
 A3 = "03-three-tearings"
 FULL = 46.0
 
 
-def test_solution_earns_full_marks_in_process():
-    report = score_in_process(A3)
-    assert report.max_total == FULL
-    assert report.total == FULL, report.summary()
+class TestGrading(GradingProofs):
+    """Solution full, blank zero, each mistake loses, each variant full; then real nbgrader."""
 
-
-def test_blank_release_earns_nothing_in_process():
-    assert score_in_process(A3, blank=True).total == 0
-
-
-def test_at_least_twenty_mistakes_and_six_correct_variants():
-    assert len(WRONG) >= 20 and len(CORRECT) >= 6
-
-
-@pytest.mark.parametrize("name", sorted(WRONG))
-def test_each_mistake_loses_points(name):
-    mistake, overrides = WRONG[name]
-    report = score_in_process(A3, overrides)
-    assert report.total < FULL, f"{name} ({mistake}) earned full marks"
-
-
-@pytest.mark.parametrize("name", sorted(CORRECT))
-def test_each_correct_variant_earns_full_marks(name):
-    report = score_in_process(A3, CORRECT[name])
-    assert report.total == FULL, f"{name}: {report.summary()}"
-
-
-REAL_WRONG = ["fixed-blind-loop", "recursive-strips", "structured-find-after-chunking",
-              "severed-ignores-missing-parts"]
-REAL_CORRECT = ["all-four-rewritten-together", "structured-regex-with-extra-keys"]
-
-
-@pytest.fixture(scope="module")
-def real_scores():
-    """One scratch course, one real autograde run over a representative class."""
-    class_ = {
-        "reference": submission(A3),
-        "blank": nbformat.read(release_path(A3), as_version=4),
-        **{f"wrong-{n}": submission(A3, WRONG[n][1]) for n in REAL_WRONG},
-        **{f"correct-{n}": submission(A3, CORRECT[n]) for n in REAL_CORRECT},
-    }
-    started = time.perf_counter()
-    scores = autograde(A3, class_, root=scratch_course([A3]))
-    scores["__seconds_per_submission__"] = (time.perf_counter() - started) / len(class_)
-    return scores
-
-
-def test_real_autograde_gives_the_solution_full_marks(real_scores):
-    print(f"autograde: {real_scores['__seconds_per_submission__']:.2f} s per submission")
-    assert real_scores["reference"] == (FULL, FULL)
-
-
-def test_real_autograde_gives_the_blank_release_zero(real_scores):
-    assert real_scores["blank"] == (0.0, FULL)
-
-
-@pytest.mark.parametrize("name", REAL_WRONG)
-def test_real_autograde_agrees_on_mistakes(real_scores, name):
-    score, max_score = real_scores[f"wrong-{name}"]
-    assert max_score == FULL and score < FULL
-    assert score == score_in_process(A3, WRONG[name][1]).total
-
-
-@pytest.mark.parametrize("name", REAL_CORRECT)
-def test_real_autograde_agrees_on_correct_variants(real_scores, name):
-    assert real_scores[f"correct-{name}"] == (FULL, FULL)
+    assignment, full = A3, FULL
+    wrong, correct, at_least = WRONG, CORRECT, (20, 6)
+    real_wrong = ["fixed-blind-loop", "recursive-strips", "structured-find-after-chunking",
+                  "severed-ignores-missing-parts"]
+    real_correct = ["all-four-rewritten-together", "structured-regex-with-extra-keys"]
 
 
 # --------------------------------------------------------------------- the solution on real READMEs

@@ -1,12 +1,9 @@
 """Assignment 4 grading: fair to every correct table chunker, hard on every plausible mistake.
 
-The long lists run the notebook's own tests (hidden ones included) in process; a
-representative set goes through the real ``nbgrader autograde``. Then the data the notebook
-uses and its widgets.
+The shared proofs (``proofs.GradingProofs``): the long lists run the notebook's own tests
+(hidden ones included) in process; a representative set goes through the real ``nbgrader
+autograde``. Then the data the notebook uses and its widgets.
 """
-import copy
-import time
-
 import nbformat
 import pytest
 
@@ -18,8 +15,9 @@ from course.lessons.table_documents import (
     PIPE_PROSE_LINES, TABLE_QUESTIONS, TRAVEL_HANDBOOK)
 from course.lessons.table_explorer import (
     FULL, PART, retrieval_side_by_side, row_coverage, table_explorer, table_stats)
-from harness import autograde, release_path, score_in_process, scratch_course, source_path, submission
+from harness import release_path, score_in_process, source_path
 from implementations.a4_tables import CORRECT, WRONG
+from proofs import GradingProofs, without_cell
 
 A4 = "04-table-rescue"
 FULL_MARKS = 50.0
@@ -28,91 +26,22 @@ FULL_MARKS = 50.0
 # --------------------------------------------------------------------------- grading proofs
 
 
-def test_solution_earns_full_marks_in_process():
-    report = score_in_process(A4)
-    assert report.max_total == FULL_MARKS
-    assert report.total == FULL_MARKS, report.summary()
+class TestGrading(GradingProofs):
+    """Solution full, blank zero, each mistake loses, each variant full; then real nbgrader,
+    where deleting the setup cell costs nothing."""
 
-
-def test_blank_release_earns_nothing_in_process():
-    assert score_in_process(A4, blank=True).total == 0
-
-
-def test_at_least_fifteen_mistakes_and_five_correct_variants():
-    assert len(WRONG) >= 15 and len(CORRECT) >= 5
-
-
-@pytest.mark.parametrize("name", sorted(WRONG))
-def test_each_mistake_loses_points(name):
-    mistake, overrides = WRONG[name]
-    report = score_in_process(A4, overrides)
-    assert report.total < FULL_MARKS, f"{name} ({mistake}) earned full marks"
-
-
-@pytest.mark.parametrize("name", sorted(CORRECT))
-def test_each_correct_variant_earns_full_marks(name):
-    report = score_in_process(A4, CORRECT[name])
-    assert report.total == FULL_MARKS, f"{name}: {report.summary()}"
+    assignment, full = A4, FULL_MARKS
+    wrong, correct, at_least = WRONG, CORRECT, (15, 5)
+    real_wrong = ["line-one-separator-is-a-table", "table-header-only-in-first-group",
+                  "cwt-table-not-atomic", "cwt-splits-long-fence", "answer-apac-chunk-is-enough"]
+    real_correct = ["cells-and-class-chunker", "sections-then-blocks-with-groupby"]
+    accidents = {"deleted-setup-cell": lambda reference: without_cell(reference, "setup")}
 
 
 def test_an_endless_loop_costs_only_its_own_cases():
     report = score_in_process(A4, WRONG["table-endless-loop"][1])
     assert set(report.failures) == {"test_chunk_table_inputs"}, report.summary()
     assert "did not finish" in report.failures["test_chunk_table_inputs"]
-
-
-REAL_WRONG = ["line-one-separator-is-a-table", "table-header-only-in-first-group",
-              "cwt-table-not-atomic", "cwt-splits-long-fence", "answer-apac-chunk-is-enough"]
-REAL_CORRECT = ["cells-and-class-chunker", "sections-then-blocks-with-groupby"]
-
-
-def _without(nb, grade_id):
-    nb = copy.deepcopy(nb)
-    nb.cells = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") != grade_id]
-    return nb
-
-
-@pytest.fixture(scope="module")
-def real_scores():
-    """One scratch course, one real autograde run over a representative class."""
-    reference = submission(A4)
-    class_ = {
-        "reference": reference,
-        "blank": nbformat.read(release_path(A4), as_version=4),
-        "deleted-setup-cell": _without(reference, "setup"),
-        **{f"wrong-{n}": submission(A4, WRONG[n][1]) for n in REAL_WRONG},
-        **{f"correct-{n}": submission(A4, CORRECT[n]) for n in REAL_CORRECT},
-    }
-    started = time.perf_counter()
-    scores = autograde(A4, class_, root=scratch_course([A4]))
-    seconds = time.perf_counter() - started
-    print(f"\nautograde: {len(class_)} submissions in {seconds:.1f} s "
-          f"({seconds / len(class_):.2f} s per submission)")
-    return scores
-
-
-def test_real_autograde_gives_the_solution_full_marks(real_scores):
-    assert real_scores["reference"] == (FULL_MARKS, FULL_MARKS)
-
-
-def test_real_autograde_gives_the_blank_release_zero(real_scores):
-    assert real_scores["blank"] == (0.0, FULL_MARKS)
-
-
-def test_deleting_the_setup_cell_costs_nothing(real_scores):
-    assert real_scores["deleted-setup-cell"] == (FULL_MARKS, FULL_MARKS)
-
-
-@pytest.mark.parametrize("name", REAL_WRONG)
-def test_real_autograde_agrees_on_mistakes(real_scores, name):
-    score, max_score = real_scores[f"wrong-{name}"]
-    assert max_score == FULL_MARKS and score < FULL_MARKS
-    assert score == score_in_process(A4, WRONG[name][1]).total
-
-
-@pytest.mark.parametrize("name", REAL_CORRECT)
-def test_real_autograde_agrees_on_correct_variants(real_scores, name):
-    assert real_scores[f"correct-{name}"] == (FULL_MARKS, FULL_MARKS)
 
 
 # --------------------------------------------------------------------------- the data

@@ -483,8 +483,10 @@ def config_keeps_the_card(text: str) -> bool:
 def test_real_config_keeps_the_students_card():
     """nbgrader autograde overwrites every non-notebook file of the source folder with the
     source version -- the blank template -- unless the config excludes it."""
-    assert config_keeps_the_card((ROOT / "nbgrader_config.py").read_text()), \
-        f"nbgrader_config.py needs: {KEEP_CARD}"
+    from course.grading.course_dir import course_config
+
+    assert course_config(ROOT).Autograde.exclude_overwriting.get(A5) == [CARD], \
+        f"the course's config (course/grading/config.py) needs: {KEEP_CARD}"
 
 
 def _class():

@@ -1,7 +1,8 @@
 """Assignment 6 grading: fair to every correct semantic chunker, hard on every plausible mistake.
 
-The long lists run the notebook's own tests (hidden ones included) in process; a
-representative set goes through the real ``nbgrader autograde``. Also: the explorer redraws
+The shared proofs (``proofs.GradingProofs``): the long lists run the notebook's own tests
+(hidden ones included) in process; a representative set goes through the real ``nbgrader
+autograde``. Also: the explorer redraws
 with the student's functions in well under 100 ms, and ``course`` ships none of them.
 """
 import re
@@ -14,8 +15,9 @@ import pytest
 from course.grading.submissions import solutions
 from course.lessons.documents import HR_LEAVE, HR_QUESTIONS, POLICY, POLICY_QUESTIONS
 from course.lessons.semantic import NOTES, NOTES_QUESTIONS, TfidfEmbedder, similarity_explorer
-from harness import autograde, release_path, score_in_process, scratch_course, source_path, submission
+from harness import source_path
 from implementations.a6_semantic import CORRECT, WRONG
+from proofs import GradingProofs
 
 A6 = "06-semantic-chunking"
 FULL = 30.0
@@ -23,34 +25,19 @@ GRADED = ("split_sentences", "adjacent_similarities", "semantic_chunks")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_solution_earns_full_marks_in_process():
-    report = score_in_process(A6)
-    assert report.max_total == FULL
-    assert report.total == FULL, report.summary()
+class TestGrading(GradingProofs):
+    """Solution full, blank zero, each mistake loses, each variant full; then real nbgrader."""
 
+    assignment, full = A6, FULL
+    wrong, correct, at_least = WRONG, CORRECT, (10, 4)
+    real_wrong = ["split-on-every-dot", "zero-norm-int", "cut-at-equal", "always-equal-object"]
+    real_correct = ["char-scanner-and-fsum", "boundaries-first"]
 
-def test_blank_release_earns_nothing_in_process():
-    assert score_in_process(A6, blank=True).total == 0
-
-
-def test_at_least_ten_mistakes_and_four_correct_variants():
-    assert len(WRONG) >= 10 and len(CORRECT) >= 4
-    for name in GRADED:  # every graded function has its own mistakes and its own variants
-        assert sum(name in overrides for _, overrides in WRONG.values()) >= 5, name
-        assert sum(name in overrides for overrides in CORRECT.values()) >= 2, name
-
-
-@pytest.mark.parametrize("name", sorted(WRONG))
-def test_each_mistake_loses_points(name):
-    mistake, overrides = WRONG[name]
-    report = score_in_process(A6, overrides)
-    assert report.total < FULL, f"{name} ({mistake}) earned full marks"
-
-
-@pytest.mark.parametrize("name", sorted(CORRECT))
-def test_each_correct_variant_earns_full_marks(name):
-    report = score_in_process(A6, CORRECT[name])
-    assert report.total == FULL, f"{name}: {report.summary()}"
+    def test_enough_mistakes_and_variants(self):
+        super().test_enough_mistakes_and_variants()
+        for name in GRADED:  # every graded function has its own mistakes and its own variants
+            assert sum(name in overrides for _, overrides in WRONG.values()) >= 5, name
+            assert sum(name in overrides for overrides in CORRECT.values()) >= 2, name
 
 
 def test_course_ships_no_graded_function():
@@ -58,44 +45,6 @@ def test_course_ships_no_graded_function():
         text = path.read_text()
         for name in GRADED:
             assert f"def {name}(" not in text, f"{path} defines graded function {name}"
-
-
-# --------------------------------------------------------------------------- real autograder
-
-REAL_WRONG = ["split-on-every-dot", "zero-norm-int", "cut-at-equal", "always-equal-object"]
-REAL_CORRECT = ["char-scanner-and-fsum", "boundaries-first"]
-
-
-@pytest.fixture(scope="module")
-def real_scores():
-    """One scratch course, one real autograde run over a representative class."""
-    class_ = {
-        "reference": submission(A6),
-        "blank": nbformat.read(release_path(A6), as_version=4),
-        **{f"wrong-{n}": submission(A6, WRONG[n][1]) for n in REAL_WRONG},
-        **{f"correct-{n}": submission(A6, CORRECT[n]) for n in REAL_CORRECT},
-    }
-    return autograde(A6, class_, root=scratch_course([A6]))
-
-
-def test_real_autograde_gives_the_solution_full_marks(real_scores):
-    assert real_scores["reference"] == (FULL, FULL)
-
-
-def test_real_autograde_gives_the_blank_release_zero(real_scores):
-    assert real_scores["blank"] == (0.0, FULL)
-
-
-@pytest.mark.parametrize("name", REAL_WRONG)
-def test_real_autograde_agrees_on_mistakes(real_scores, name):
-    score, max_score = real_scores[f"wrong-{name}"]
-    assert max_score == FULL and score < FULL
-    assert score == score_in_process(A6, WRONG[name][1]).total
-
-
-@pytest.mark.parametrize("name", REAL_CORRECT)
-def test_real_autograde_agrees_on_correct_variants(real_scores, name):
-    assert real_scores[f"correct-{name}"] == (FULL, FULL)
 
 
 # --------------------------------------------------------------------------- the explorer

@@ -24,6 +24,7 @@ import pytest
 from course.grading.course_dir import ROOT, assignments, notebooks
 from course.lessons.analogy import TEXTS as ANALOGY
 from course.lessons.flashcard_decks import DECKS
+from harness import visible
 
 ASSIGNMENTS = assignments()
 NGRAM = 6
@@ -47,18 +48,6 @@ GIVEAWAYS = {
     "fix_for_torn_rule": ["keeps all nine rules whole", "so every rule, whole"],
     "row_without_header_possible": ["nothing smaller keeps a row with its header"],
 }
-
-_BLOCKS = [("### BEGIN SOLUTION", "### END SOLUTION"),
-           ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"),
-           ("=== BEGIN MARK SCHEME ===", "=== END MARK SCHEME ===")]
-
-
-def visible(source: str) -> str:
-    """A cell's text as the release shows it: solutions, hidden tests and mark schemes cut out."""
-    for begin, end in _BLOCKS:
-        source = re.sub(re.escape(begin) + r".*?" + re.escape(end), "", source, flags=re.S)
-    return source
-
 
 def words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())

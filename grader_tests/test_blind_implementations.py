@@ -2,7 +2,8 @@
 release/ earn full marks, in process and through the real autograder.
 
 ``grader_tests/implementations/blind/aN.py`` holds three students per assignment, written from
-the release notebooks alone. A student whose reading a later, clearer contract ruled out is
+the release notebooks alone; ``aN_round2.py`` three more, written later by another session
+after the texts changed. A student whose reading a later, clearer contract ruled out is
 listed in that file's ``SUPERSEDED`` with the tests the old reading fails: it must fail exactly
 those, so the clarified sentence is the only thing between it and full marks.
 """
@@ -11,16 +12,24 @@ import importlib
 import nbformat
 import pytest
 
-from harness import autograde, score_in_process, source_path, submission
-from harness import test_cells as graded_cells
+from harness import autograde, graded_cells, score_in_process, source_path, submission
 
 ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-tearings",
                4: "04-table-rescue", 6: "06-semantic-chunking"}
 
 
 def _students(number: int):
+    """Every blind student of assignment ``number``: round 1's, and round 2's where there was
+    one (``aN_round2.py``, named ``round2-…``); and the superseded readings."""
     module = importlib.import_module(f"implementations.blind.a{number}")
-    return module.BLIND, getattr(module, "SUPERSEDED", {})
+    blind = dict(module.BLIND)
+    try:
+        later = importlib.import_module(f"implementations.blind.a{number}_round2")
+    except ModuleNotFoundError:
+        later = None
+    if later is not None:
+        blind.update({f"round2-{name}": cells for name, cells in later.BLIND.items()})
+    return blind, getattr(module, "SUPERSEDED", {})
 
 
 CASES = [(n, name) for n in ASSIGNMENTS for name in sorted(_students(n)[0])]
@@ -43,6 +52,7 @@ def test_blind_student_earns_full_marks(number, name):
 
 
 @pytest.mark.parametrize("number", sorted(ASSIGNMENTS))
+@pytest.mark.slow
 def test_blind_students_through_the_real_autograder(number):
     """Full marks, or (superseded) exactly the points of the tests their old reading fails."""
     blind, superseded = _students(number)

@@ -8,6 +8,7 @@ from nbgrader.preprocessors import ComputeChecksums, SaveCells
 
 from course.grading.course_dir import tool_env
 from course.grading.feedback.summary import MARK, FeedbackSummary
+from course.grading.nbgrader_hooks import runs
 from course.grading.nbgrader_hooks.preprocessors import (
     CellError, CheckCellMetadataOnce, ClearWidgetState, DeduplicateIdsCompletely, OverwriteCellsNamingTheCell,
     StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
@@ -128,8 +129,11 @@ def test_a_cell_of_an_unknown_grade_id_becomes_plain(gradebook):
 
 def test_a_cell_that_cannot_be_restored_is_named(gradebook):
     broken = _graded(new_code_cell("assert f(1) == 2"), "test_f", points="lots")
-    with pytest.raises(CellError, match=r"^cell 2 \(test_f\): ValueError: could not convert"):
+    with runs.recorded() as seen, pytest.raises(CellError) as raised:
         _overwrite(_submission(broken), gradebook)
+    assert str(raised.value).startswith("cell 2 (test_f): ValueError: could not convert")
+    [run] = seen  # the batch's reason, handed over as a value
+    assert (run.notebook, run.stopped, run.kernel_died) == ("n1", str(raised.value), False)
 
 
 def test_the_feedback_summary_groups_failures_by_rule_and_shows_no_test_code():

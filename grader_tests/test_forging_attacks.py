@@ -22,8 +22,8 @@ from course.grading.course_dir import nbgrader
 from course.grading.exports.gradebook_csv import export_row
 from course.grading.submissions import grade_id
 from harness import score_in_process, scratch_course, secret_lines, source_path, submission, visible_text
+from hostile import A1, FULL, NAME, appended
 from implementations.a1_packing import WRONG
-from test_hostile_class import A1, FULL, NAME, _with
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="forges against a root grader (as CI runs)")
@@ -670,7 +670,7 @@ HONEST = ("reference", "partly-wrong")
 def _forger(parts: dict[str, str], edit=None):
     parts = dict(parts)
     parts["q1_chunks"] = PRELUDE + parts.get("q1_chunks", "")
-    nb = _with(parts, BASE)
+    nb = appended(parts, BASE)
     return edit(nb) if edit else nb
 
 

@@ -63,6 +63,7 @@ def test_lesson_modules_import_without_matplotlib():
     assert loaded == "[]"
 
 
+@pytest.mark.slow  # a real nbgrader autograde
 def test_the_autograder_runs_notebooks_in_grading_mode():
     root = scratch_course(["01-packing-by-hand"])
     scores = autograde("01-packing-by-hand", {"reference": submission("01-packing-by-hand")},

@@ -11,31 +11,18 @@ import nbformat
 import pytest
 
 from course.grading.batch import pool as batch
+from course.grading.batch.attempts import attempts
 from course.grading.course_dir import ROOT
 from course.grading.exports.gradebook_csv import export_row
 from harness import scratch_course, score_in_process, submission
+from hostile import A1, FULL, NAME, appended
 from implementations.a1_packing import WRONG
 from tools import bwrap_found, require
-
-A1 = "01-packing-by-hand"
-FULL = 40.0
-NAME = "packing_by_hand.ipynb"
-
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _sandbox():
     require("bwrap", bwrap_found(), "the hostile class is graded in the sandbox")
-
-
-def _with(code_after: dict[str, str], overrides: dict[str, str] | None = None):
-    """The reference submission with ``code_after[grade_id]`` appended to that answer cell."""
-    nb = submission(A1, overrides)
-    for cell in nb.cells:
-        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if gid in code_after:
-            cell.source += "\n" + code_after[gid]
-    return nb
 
 
 def _edit(change):
@@ -118,23 +105,23 @@ def graded(tmp_path_factory):
         "deleted-and-duplicated": _edit(_drop_and_duplicate),
         "cell-type-changed": _edit(_to_markdown),
         "infinite-loop": submission(A1, {"pack_paragraphs": "def pack_paragraphs(p, m):\n    while True:\n        pass"}),
-        "swallows-interrupt": _with({"q4_two_sections": SWALLOW}),
-        "sys-exit": _with({"understanding": "import sys\nsys.exit(3)"}),
-        "os-exit": _with({"q1_chunks": "import os\nos._exit(1)"}),
+        "swallows-interrupt": appended({"q4_two_sections": SWALLOW}),
+        "sys-exit": appended({"understanding": "import sys\nsys.exit(3)"}),
+        "os-exit": appended({"q1_chunks": "import os\nos._exit(1)"}),
         "always-equal": submission(A1, WRONG["always-equal-object"][1]),
-        "hides-tracebacks": _with({"q1_chunks": "get_ipython().showtraceback = lambda *a, **k: None\n"
+        "hides-tracebacks": appended({"q1_chunks": "get_ipython().showtraceback = lambda *a, **k: None\n"
                                                 "get_ipython().showsyntaxerror = lambda *a, **k: None"},
                                   WRONG["fits-uses-strict-less"][1]),
-        "blanks-later-cells": _with({"q1_chunks": "get_ipython().input_transformers_cleanup.append(lambda lines: [])"}),
-        "stderr-warnings": _with({"q1_chunks": "import sys, warnings\nwarnings.warn('careful')\n"
+        "blanks-later-cells": appended({"q1_chunks": "get_ipython().input_transformers_cleanup.append(lambda lines: [])"}),
+        "stderr-warnings": appended({"q1_chunks": "import sys, warnings\nwarnings.warn('careful')\n"
                                                "print('noise', file=sys.stderr)"}),
-        "floods-output": _with({"q1_chunks": "for i in range(50_000):\n    print(i)"}),
-        "one-huge-line": _with({"q1_chunks": "print('x' * 5_000_000)"}),
-        "memory-hog": _with({"understanding": "hog = bytearray(6 * 1024 ** 3)"}),
+        "floods-output": appended({"q1_chunks": "for i in range(50_000):\n    print(i)"}),
+        "one-huge-line": appended({"q1_chunks": "print('x' * 5_000_000)"}),
+        "memory-hog": appended({"understanding": "hog = bytearray(6 * 1024 ** 3)"}),
         "reads-secrets": submission(A1, {"pack_paragraphs": STEAL.format(**fill)}),
-        "writes-outside": _with({"understanding": VANDAL.format(**fill)}),
-        "forges-checks": _with({"q1_chunks": FORGE}, WRONG["always-splits"][1]),
-        "shadows-a-module": _with({"understanding": SHADOW}),
+        "writes-outside": appended({"understanding": VANDAL.format(**fill)}),
+        "forges-checks": appended({"q1_chunks": FORGE}, WRONG["always-splits"][1]),
+        "shadows-a-module": appended({"understanding": SHADOW}),
     }
     for student, nb in students.items():
         folder = root / "submitted" / student / A1
@@ -249,12 +236,15 @@ def test_writes_outside_the_submission_land_nowhere(graded):
     assert "names the grader's files" in outcomes["writes-outside"].reason
 
 
-def test_a_cell_timeout_is_recognised_for_a_second_grading(tmp_path):
-    """A stall looks like a cell timeout: such a notebook is graded a second time."""
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")])
-    nbformat.write(nb, tmp_path / NAME)
-    assert not batch._timed_out(tmp_path)
-    nb.cells[0].outputs = [nbformat.v4.new_output(
-        "error", ename="CellTimeoutError", evalue="", traceback=["CellTimeoutError: no reply"])]
-    nbformat.write(nb, tmp_path / NAME)
-    assert batch._timed_out(tmp_path)
+def test_a_cell_timeout_is_graded_a_second_time_and_restarts_are_counted(graded):
+    """A stall looks like a cell timeout: such a notebook is graded a second time. The batch
+    hears of timeouts and restarts from the Execute step (``runs``), not from any text."""
+    root = graded[0]
+    loops = attempts(root, A1, "infinite-loop")
+    assert [a.outcome for a in loops] == ["autograded, a cell hit its timeout"] * 2
+    assert all(a.cell_timeouts >= 1 for a in loops), loops
+    swallows = attempts(root, A1, "swallows-interrupt")
+    assert len(swallows) == 2 and all(a.kernel_restarts >= 1 for a in swallows), swallows
+    assert [(a.outcome, a.kernel_restarts) for a in attempts(root, A1, "reference")] == [
+        ("autograded", 0)]
+    assert [a.retries for a in attempts(root, A1, "os-exit")] == [0, 1]

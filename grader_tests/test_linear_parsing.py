@@ -175,7 +175,8 @@ def test_a_similarity_check_past_its_limit_ends_with_a_line_in_the_report(tmp_pa
 @pytest.mark.parametrize("text", [lambda n: "\n" * n, lambda n: " \n" * n + "ValueError: late",
                                   lambda n: "a." * n + "KeyError: x"])
 def test_the_reason_read_from_a_long_grading_log(text):
-    from course.grading.batch.pool import _reason
+    from course.grading.batch.nbgrader_log import gradebook_busy, reason
 
-    _linear(_reason, text, 50_000)
-    assert _reason("Traceback\n  x\nmodule.ValueError: bad size\n") == "ValueError: bad size"
+    _linear(reason, text, 50_000)
+    _linear(gradebook_busy, text, 50_000)
+    assert reason("Traceback\n  x\nmodule.ValueError: bad size\n") == "ValueError: bad size"

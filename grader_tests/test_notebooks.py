@@ -52,6 +52,7 @@ def test_every_assignment_is_released():
     assert not list((ROOT / "release").glob("*/instructor")), "instructor files were released"
 
 
+@pytest.mark.slow  # nbgrader over the whole course
 def test_committed_release_matches_a_fresh_one():
     """Regenerate every release in a scratch copy: it must equal the committed one."""
     scratch = Path(tempfile.mkdtemp(prefix="release-sync-"))

@@ -28,8 +28,8 @@ from course.grading.sandbox import provisioner as sandbox_provisioner
 from course.grading.course_dir import ROOT, nbgrader
 from course.grading.exports.gradebook_csv import export_row
 from harness import score_in_process, scratch_course, submission
+from hostile import A1, FULL, NAME, appended
 from implementations.a1_packing import WRONG
-from test_hostile_class import A1, FULL, NAME, _with
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
@@ -236,7 +236,7 @@ def attacked(tmp_path_factory):
     fill = dict(repo=ROOT, course=root, a=A1, nb=NAME, port=server.getsockname()[1],
                 victims=victims, base=sandbox_provisioner.runtime_base())
     students = {"reference": submission(A1), "partly-wrong": submission(A1, WRONG["always-splits"][1])}
-    students.update({name: _with({"understanding": _attack(code, **fill)})
+    students.update({name: appended({"understanding": _attack(code, **fill)})
                      for name, code in ATTACKS.items()})
     for student, nb in students.items():
         (root / "submitted" / student / A1).mkdir(parents=True)

@@ -1,11 +1,15 @@
 """The names the course overrides in nbclient, jupyter_client, nbconvert and nbgrader still
-exist with the signatures it was written for, are still called, and nbgrader's default step
-lists still hold what the course's re-listed ones in nbgrader_config.py account for.
+exist with the signatures it was written for, are still called, the upstream bodies it copies
+are still the ones it copied, and nbgrader's default step lists still hold what the course's
+re-listed ones in course/grading/config.py account for.
 
 Fast (no kernel, no sandbox): an upgrade that renames a hook or adds a step fails here first,
 instead of silently dropping a fix that only the slow grading tests would miss.
 """
+import ast
+import hashlib
 import inspect
+import textwrap
 
 import pytest
 from nbclient import client as nbclient_client
@@ -43,6 +47,7 @@ USED = {
                            "provisioner", "cleanup_resources"],
     SchemaOnceValidator: ["schema", "schema_version"],
     FeedbackExporter: ["_nb_metadata", "filters"],
+    SandboxProvisioner: ["parent", "process"],
 }
 # Calls nbclient must still make for the overrides to run at all.
 CALLED_BY_NBCLIENT = ["self._async_handle_timeout(", "self.async_start_new_kernel_client(",
@@ -130,6 +135,21 @@ def test_the_link_refusal_still_wraps_nbgraders_autograde_set_up():
         ["self", "assignment_id", "student_id"]
 
 
+def test_feedback_holding_only_pages_still_replaces_nbgraders_file_copy():
+    """feedback.export.feedback_holds_only_pages replaces GenerateFeedback.init_assignment
+    (nbgrader's BaseConverter's: copy every other file) and reads both folders through
+    nbgrader's private ``_format_source`` and ``_format_dest``."""
+    from nbgrader.converters.base import BaseConverter
+
+    course_config(ROOT)  # loading it arms the replacement
+    assert getattr(GenerateFeedback.init_assignment, "copies_nothing", False)
+    assert inspect.unwrap(GenerateFeedback.init_assignment) is BaseConverter.init_assignment, \
+        "GenerateFeedback now has an init_assignment of its own: re-read it"
+    for name in ("_format_source", "_format_dest"):
+        assert list(inspect.signature(getattr(BaseConverter, name)).parameters)[:3] == \
+            ["self", "assignment_id", "student_id"], f"BaseConverter.{name} changed"
+
+
 def test_nbgrader_still_marks_its_kernels_as_autograding():
     """grading_mode.grading() reads NBGRADER_EXECUTION, which Autograde sets around execution."""
     assert "NBGRADER_EXECUTION='autograde'" in inspect.getsource(Autograde.convert_single_notebook)
@@ -144,8 +164,9 @@ def test_every_setting_in_the_config_is_a_configurable_trait():
     import nbgrader.exchange.default
 
     from course.grading.feedback import export as feedback_export
+    from course.grading import settings as course_settings
     modules = [nbgrader.converters, nbgrader_steps, nbgrader.coursedir, nbgrader.exchange.default,
-               nbconvert.preprocessors, nbconvert.exporters, feedback_export]
+               nbconvert.preprocessors, nbconvert.exporters, feedback_export, course_settings]
     for section, settings in course_config(ROOT).items():
         cls = next((getattr(m, section) for m in modules if hasattr(m, section)), None)
         assert cls is not None, f"nbgrader_config.py configures an unknown class {section}"
@@ -188,3 +209,68 @@ def test_nbgraders_cell_check_still_calls_the_schema_check_through_super():
         MetadataValidatorV3.validate_cell)
     assert SchemaOnceValidator.__mro__.index(MetadataValidatorV3) < [
         c.__name__ for c in SchemaOnceValidator.__mro__].index("_SchemaOnce")
+
+
+# --- upstream bodies the course copies or replaces ---------------------------------------------
+
+def _normalised(source: str) -> str:
+    """``source``'s syntax tree: comments, docstrings and layout aside."""
+    tree = ast.parse(textwrap.dedent(source))
+    for node in ast.walk(tree):
+        if (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+                and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+                and isinstance(node.body[0].value.value, str)):
+            node.body = node.body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def _digest(function) -> str:
+    """A digest of ``function``'s code, as ``_normalised``."""
+    return hashlib.sha256(_normalised(inspect.getsource(function)).encode()).hexdigest()[:16]
+
+
+def _upstream_copies():
+    from jupyter_client.manager import KernelManager
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.converters.base import BaseConverter
+    from nbgrader.nbgraderformat.common import BaseMetadataValidator
+    from nbgrader.preprocessors import CheckCellMetadata
+
+    # (upstream function, the digest of the version copied, where the copy is, what it is)
+    return [
+        (HTMLExporter.from_notebook_node, "0e4574c7f9fd9ea1",
+         "course/grading/feedback/export.py FeedbackExporter.from_notebook_node",
+         "its body, with `accessible` in place of the BeautifulSoup pass (nbconvert 7.17)"),
+        (CheckCellMetadata.preprocess, "27cf71f83185264e",
+         "course/grading/nbgrader_hooks/preprocessors.py CheckCellMetadataOnce.preprocess",
+         "its body, validating with SchemaOnceValidator (nbgrader 0.9.6)"),
+        (BaseMetadataValidator.validate_cell, "f7c777c0bd0b67f5",
+         "course/grading/nbgrader_hooks/preprocessors.py _SchemaOnce.validate_cell",
+         "its verdicts: no metadata and version errors upstream, else jsonschema's best match "
+         "(nbgrader 0.9.6)"),
+        (BaseConverter.init_assignment, "c8e1b85c99f96d81",
+         "course/grading/feedback/export.py feedback_holds_only_pages",
+         "replaced for GenerateFeedback: copies only NBGRADER_FILES (nbgrader 0.9.6)"),
+        (KernelManager._kernel_spec_manager_default.func, "c27c6aaee0ceda28",
+         "course/grading/sandbox/kernel_manager.py course_kernel_specs",
+         "how a kernel manager makes its KernelSpecManager (jupyter_client 8.10)"),
+    ]
+
+
+@pytest.mark.parametrize("upstream, digest, copy, what", _upstream_copies(),
+                         ids=lambda x: getattr(x, "__qualname__", None))
+def test_the_upstream_body_a_copy_was_made_from_is_unchanged(upstream, digest, copy, what):
+    """A copied body silently keeps an old upstream's behaviour (or misses a fix) when upstream
+    changes it: here that fails, saying what to re-read."""
+    assert _digest(upstream) == digest, (
+        f"{upstream.__module__}.{upstream.__qualname__} changed since {copy} copied {what}. "
+        f"Re-read it ({inspect.getsourcefile(upstream)}), carry the change into the copy (or "
+        f"drop the copy), then set its digest here to {_digest(upstream)!r}.\n"
+        + textwrap.dedent(inspect.getsource(upstream)))
+
+
+def test_the_digest_ignores_layout_and_docstrings_only():
+    documented = 'def f(a):\n    """Doc."""\n    return a + 1  # one more\n'
+    reflowed = "def f(a):\n    return (a\n            + 1)\n"
+    assert _normalised(documented) == _normalised(reflowed)
+    assert _normalised(documented) != _normalised(documented.replace("+ 1", "+ 2"))

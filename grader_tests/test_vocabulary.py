@@ -23,7 +23,7 @@ import pytest
 from course.grading.course_dir import ROOT, assignments, notebooks
 from course.lessons.flashcard_decks import DECKS, back_of
 
-from test_answer_order import visible
+from harness import visible
 
 ASSIGNMENTS = assignments()
 

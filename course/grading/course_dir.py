@@ -3,7 +3,12 @@
 The course's tools drive nbgrader one way: its API, in-process, with the settings of the
 course's ``nbgrader_config.py`` (``nbgrader_api``). ``nbgrader`` runs the plain command line, for
 the tests and the benchmark that check what a TA typing ``nbgrader autograde`` gets.
+
+The config is loaded once per course folder (and per state of its file and of the ``COURSE_*``
+variables): ``db_url``, ``course_id``, ``nbgrader_api`` and ``course_settings`` all read that
+one load.
 """
+import copy
 import os
 import subprocess
 import sys
@@ -11,6 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent  # the venv's bin: nbgrader, jupyter and alembic live here
+A1 = "01-packing-by-hand"  # the first assignment: what the benches (and most proofs) grade
 
 
 def assignments(root: Path = ROOT) -> list[str]:
@@ -24,12 +30,41 @@ def notebooks(root: Path, assignment: str, folder: str = "source") -> list[Path]
     return sorted((root / folder / assignment).glob("*.ipynb"))
 
 
+_LOADED: dict = {}  # config file -> (what its load depended on, the loaded config)
+
+
+def _load_key(root: Path) -> tuple[str, tuple]:
+    """The config file of ``root``, and what a load of it depends on: the file's state and
+    the COURSE_* variables."""
+    from course.grading.settings import environment_variables
+
+    config = Path(root).resolve() / "nbgrader_config.py"
+    try:
+        info = config.stat()
+        state = (info.st_mtime_ns, info.st_size, info.st_ino)
+    except OSError:
+        state = None
+    return str(config), (state, tuple(os.environ.get(name) for name in environment_variables()))
+
+
 def course_config(root: Path = ROOT):
-    """The settings ``root/nbgrader_config.py`` makes. Loading it also arms what the file
-    arms for nbgrader in this process (the link refusal, the sandbox's kernelspec)."""
+    """The settings ``root/nbgrader_config.py`` makes (a copy: change it freely), loaded once
+    per course while neither the file nor a COURSE_* variable changes. The first load also arms
+    what the file arms for nbgrader in this process (the link refusal, feedback holding only
+    pages)."""
     from traitlets.config import PyFileConfigLoader
 
-    return PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    path, depends = _load_key(root)
+    if _LOADED.get(path, (None,))[0] != depends:
+        _LOADED[path] = depends, PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    return copy.deepcopy(_LOADED[path][1])
+
+
+def course_settings(root: Path = ROOT):
+    """The course's ``CourseSettings`` as ``root/nbgrader_config.py`` resolved them."""
+    from course.grading.settings import CourseSettings
+
+    return CourseSettings(config=course_config(root))
 
 
 def nbgrader_api(root: Path = ROOT, settings: dict | None = None):
@@ -40,8 +75,7 @@ def nbgrader_api(root: Path = ROOT, settings: dict | None = None):
     from nbgrader.coursedir import CourseDirectory
     from traitlets.config import Config
 
-    if str(BIN) not in os.environ.get("PATH", "").split(os.pathsep):
-        os.environ["PATH"] = tool_env()["PATH"]  # a new gradebook runs the venv's alembic
+    venv_bin_on_path()  # a new gradebook runs the venv's alembic
     config = course_config(root)
     config.merge(Config(settings or {}))
     return NbGraderAPI(CourseDirectory(config=config), config=config)
@@ -62,9 +96,19 @@ def tool_env() -> dict:
     venv's bin is on PATH.
     """
     env = dict(os.environ)
-    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["PATH"] = _venv_bin_first(env.get("PATH", ""))
     env.setdefault("PYTHONWARNINGS", "ignore::DeprecationWarning")
     return env
+
+
+def _venv_bin_first(path: str) -> str:
+    return path if path.split(os.pathsep)[0] == str(BIN) else f"{BIN}{os.pathsep}{path}"
+
+
+def venv_bin_on_path() -> None:
+    """The venv's bin first on this process's PATH (once; the only place that changes it):
+    nbgrader runs ``alembic`` as a subprocess on a fresh gradebook."""
+    os.environ["PATH"] = _venv_bin_first(os.environ.get("PATH", ""))
 
 
 def nbgrader(*args: str, root: Path = ROOT, check: bool = True,

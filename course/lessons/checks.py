@@ -2,11 +2,13 @@
 
 A failing check names the case, the rule of the contract it exercises and what the function
 returned. Visible tests also show the expected value; hidden tests keep it to themselves.
+Every message is written by ``_kit.failed_case``, which also reads it back for the grader.
 """
 import signal
 import threading
 from contextlib import contextmanager
 
+from ._kit import failed_case as failed
 from ._kit.grading_mode import grading
 
 _MAX_REPR = 240
@@ -62,26 +64,19 @@ def expect(case: str, received, expected, *, rule: str = "", reveal: bool = True
     why = difference(received, expected, reveal)
     if why is None:
         return
-    lines = [f"case: {case}"]
-    if rule:
-        lines.append(f"  the contract says: {rule}")
-    lines.append(f"  problem: {why}")
+    details = [failed.problem(why)]
     if reveal:
-        lines.append(f"  expected: {describe(expected)}")
-    lines.append(f"  received: {describe(received)}")
-    raise AssertionError("\n".join(lines))
+        details.append(failed.expected(describe(expected)))
+    details.append(failed.received(describe(received)))
+    raise AssertionError(failed.message(case, *details, rule=rule))
 
 
 def expect_true(case: str, condition: bool, *, rule: str = "", received=None) -> None:
     """Fail naming the case and the rule unless ``condition`` is the built-in True."""
     if condition is True:
         return
-    lines = [f"case: {case}"]
-    if rule:
-        lines.append(f"  the contract says: {rule}")
-    if received is not None:
-        lines.append(f"  received: {describe(received)}")
-    raise AssertionError("\n".join(lines))
+    details = [failed.received(describe(received))] if received is not None else []
+    raise AssertionError(failed.message(case, *details, rule=rule))
 
 
 def expect_form(case: str, condition: bool, *, received=None) -> None:
@@ -102,12 +97,10 @@ def expect_raises(case: str, error: type, function, *args, seconds: float = 2.0)
     except CallTimeout:
         raise
     except Exception as other:  # a different error is a failure of this case, named
-        raise AssertionError(
-            f"case: {case}\n  expected {error.__name__}, received {type(other).__name__}: {other}"
-        ) from None
-    raise AssertionError(
-        f"case: {case}\n  expected {error.__name__} to be raised, but it returned {describe(result)}"
-    )
+        raise AssertionError(failed.message(
+            case, failed.expected_error(error.__name__, type(other).__name__, str(other)))) from None
+    raise AssertionError(failed.message(
+        case, failed.returned_instead(error.__name__, describe(result))))
 
 
 def call(case: str, function, *args, seconds: float = 2.0):
@@ -118,9 +111,8 @@ def call(case: str, function, *args, seconds: float = 2.0):
     except CallTimeout:
         raise
     except Exception as error:
-        raise AssertionError(
-            f"case: {case}\n  the call raised {type(error).__name__}: {error}"
-        ) from None
+        raise AssertionError(failed.message(
+            case, failed.raised(type(error).__name__, str(error)))) from None
 
 
 class CallTimeout(AssertionError):
@@ -135,7 +127,7 @@ def time_limit(seconds: float, case: str):
         return
 
     def _alarm(signum, frame):
-        raise CallTimeout(f"case: {case}\n  did not finish within {seconds} s (an endless loop?)")
+        raise CallTimeout(failed.message(case, failed.unfinished(seconds)))
 
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)

@@ -6,7 +6,7 @@ from course.grading.course_dir import ROOT
 from course.grading.submissions import reference_submission
 
 from . import ui
-from .test_lab import _shot, _write
+from .work import screenshot, write_notebook
 
 pytestmark = pytest.mark.browser
 A1, NAME = "01-packing-by-hand", "packing_by_hand.ipynb"
@@ -14,7 +14,7 @@ A1, NAME = "01-packing-by-hand", "packing_by_hand.ipynb"
 
 def test_analogy_toggle_and_flashcards_respond(page, lab, course, artifacts):
     nb = reference_submission(ROOT / "source" / A1 / NAME, ROOT / "release" / A1 / NAME)
-    notebook = ui.open_notebook(page, _write(nb, course, A1, "extras", NAME))
+    notebook = ui.open_notebook(page, write_notebook(nb, course, A1, "extras", NAME))
     ui.run_all(page, notebook)
     assert ui.error_outputs(notebook) == [], "error output after Run All"
 
@@ -24,7 +24,7 @@ def test_analogy_toggle_and_flashcards_respond(page, lab, course, artifacts):
     technical.click()
     expect(telling).not_to_have_text(before)
     assert "stride" in telling.inner_text(), "the technical telling did not appear"
-    _shot(page, artifacts, A1, "analogy", telling)
+    screenshot(page, artifacts, A1, "analogy", telling)
 
     card = notebook.locator(".flashcard").first
     card.scroll_into_view_if_needed()
@@ -37,4 +37,4 @@ def test_analogy_toggle_and_flashcards_respond(page, lab, course, artifacts):
     deck.locator("button", has_text="Didn't").click()
     expect(tally).not_to_have_text(before)
     expect(deck.locator(".flashcard.question")).to_have_count(1)
-    _shot(page, artifacts, A1, "flashcards", deck)
+    screenshot(page, artifacts, A1, "flashcards", deck)

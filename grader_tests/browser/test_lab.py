@@ -7,7 +7,6 @@ Validate button on a finished and on a blank notebook. Then the TA's formgrader.
 """
 import ast
 import re
-import shutil
 import time
 
 import nbformat
@@ -19,6 +18,7 @@ from course.grading.submissions import (
     grade_id, is_answer, reference_submission, solutions, strip_solution_markers)
 
 from . import ui
+from .work import screenshot, write_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -85,38 +85,6 @@ def _assigned(source: str) -> set[str]:
             if isinstance(t, ast.Name)}
 
 
-# Work a finished student writes outside the notebook: {assignment: () -> {file: text}}.
-def _a5_card():
-    from implementations.a5_cards import COMPLETE  # the A5 tests' complete decision card
-    return {"chunking_notes.md": COMPLETE}
-
-
-FINISHED_FILES = {"05-own-docs-verdict": _a5_card}
-
-
-def _write(nb, lab_root, assignment: str, kind: str, name: str, finished: bool = False) -> str:
-    """Write ``nb`` under the lab's ``work/<assignment>-<kind>/`` beside the other files the
-    release gives the student (and, when ``finished``, the files a finished student has
-    filled in); return its path relative to the lab root."""
-    folder = lab_root / "work" / f"{assignment}-{kind}"
-    folder.mkdir(parents=True, exist_ok=True)
-    for extra in (ROOT / "release" / assignment).iterdir():
-        if extra.suffix != ".ipynb" and not extra.name.startswith("."):
-            copy = shutil.copytree if extra.is_dir() else shutil.copy2
-            copy(extra, folder / extra.name)
-    if finished and assignment in FINISHED_FILES:
-        for file, text in FINISHED_FILES[assignment]().items():
-            (folder / file).write_text(text, encoding="utf-8")
-    nbformat.write(nb, folder / name)
-    return str((folder / name).relative_to(lab_root))
-
-
-def _shot(page, artifacts, assignment, what, locator=None):
-    path = artifacts / f"{assignment}-{what}.png"
-    (locator or page).screenshot(path=str(path))
-    return path
-
-
 # --------------------------------------------------------------------------- student
 
 
@@ -125,7 +93,7 @@ def test_run_all_then_slider_redraws(assignment, name, page, lab, course, artifa
     """The finished notebook runs top to bottom without error output; the first explorer's
     slider, moved with the keyboard, redraws the figure and the summary."""
     source, release = _paths(assignment, name)
-    path = _write(reference_submission(source, release), course, assignment, "filled", name,
+    path = write_notebook(reference_submission(source, release), course, assignment, "filled", name,
                   finished=True)
     notebook = ui.open_notebook(page, path)
     ui.run_all(page, notebook)
@@ -147,7 +115,7 @@ def test_run_all_then_slider_redraws(assignment, name, page, lab, course, artifa
         explorer.wait_summary_not(text)
         assert explorer.summary_text() != text, f"summary unchanged after {key}"
     assert ui.error_outputs(notebook) == [], "error output after moving the slider"
-    _shot(page, artifacts, assignment, "explorer", explorer.output)
+    screenshot(page, artifacts, assignment, "explorer", explorer.output)
 
 
 def _predict_first_notebook(source, release):
@@ -196,7 +164,7 @@ def test_predict_first_locks_until_prediction(assignment, name, page, lab, cours
     student writes the prediction and runs it, the same reveal cell shows the explorer."""
     source, release = _paths(assignment, name)
     nb, predictions, reveal_index = _predict_first_notebook(source, release)
-    notebook = ui.open_notebook(page, _write(nb, course, assignment, "predict", name))
+    notebook = ui.open_notebook(page, write_notebook(nb, course, assignment, "predict", name))
     ui.run_all(page, notebook)
     assert ui.error_outputs(notebook) == [], "error output before the reveal"
 
@@ -206,7 +174,7 @@ def test_predict_first_locks_until_prediction(assignment, name, page, lab, cours
     assert locked.inner_text().startswith("🔒 Predict first"), locked.inner_text()
     expect(reveal.locator("img")).to_have_count(0)
     expect(reveal.locator(ui.SLIDER_HANDLE)).to_have_count(0)
-    _shot(page, artifacts, assignment, "predict-locked", reveal)
+    screenshot(page, artifacts, assignment, "predict-locked", reveal)
 
     for index, text in predictions.items():
         cell = ui.code_cell(notebook, index)
@@ -218,7 +186,7 @@ def test_predict_first_locks_until_prediction(assignment, name, page, lab, cours
     expect(reveal.locator("img").first).to_have_attribute("src", ui.NONEMPTY)
     expect(reveal.locator(ui.SLIDER_HANDLE).first).to_be_visible()
     assert ui.error_outputs(notebook) == []
-    _shot(page, artifacts, assignment, "predict-revealed", reveal)
+    screenshot(page, artifacts, assignment, "predict-revealed", reveal)
 
 
 def _validate(page, notebook):
@@ -232,11 +200,11 @@ def _validate(page, notebook):
 @pytest.mark.parametrize("assignment, name", CASES)
 def test_validate_button_passes_finished_notebook(assignment, name, page, lab, course, artifacts):
     source, release = _paths(assignment, name)
-    path = _write(reference_submission(source, release), course, assignment, "validate", name,
+    path = write_notebook(reference_submission(source, release), course, assignment, "validate", name,
                   finished=True)
     notebook = ui.open_notebook(page, path)
     dialog = _validate(page, notebook)
-    _shot(page, artifacts, assignment, "validate-finished")
+    screenshot(page, artifacts, assignment, "validate-finished")
     expect(dialog.locator(".validation-success")).to_contain_text(
         "Success! Your notebook passes all the tests.")
     expect(dialog.locator(".validation-failed")).to_have_count(0)
@@ -248,10 +216,10 @@ def test_validate_button_passes_finished_notebook(assignment, name, page, lab, c
 def test_validate_button_lists_failures_of_blank_notebook(assignment, name, page, lab, course,
                                                           artifacts):
     _, release = _paths(assignment, name)
-    path = _write(nbformat.read(release, as_version=4), course, assignment, "blank", name)
+    path = write_notebook(nbformat.read(release, as_version=4), course, assignment, "blank", name)
     notebook = ui.open_notebook(page, path)
     dialog = _validate(page, notebook)
-    _shot(page, artifacts, assignment, "validate-blank")
+    screenshot(page, artifacts, assignment, "validate-blank")
     failed = dialog.locator(".validation-failed")
     expect(failed).to_be_visible()
     expect(dialog.locator(".validation-success")).to_have_count(0)
@@ -278,7 +246,7 @@ def test_formgrader_lists_every_assignment(page, lab, generation, artifacts):
     assert expected, "source/ holds no assignment"
     for assignment in expected:
         expect(names.filter(has_text=assignment)).to_have_count(1)
-    _shot(page, artifacts, "formgrader", "assignments")
+    screenshot(page, artifacts, "formgrader", "assignments")
 
 
 def manual_cells(root=ROOT) -> dict[tuple[str, str], list[tuple[str, float]]]:
@@ -343,7 +311,7 @@ def test_formgrader_verdict_rubric_manual_grading(assignment, name, context, lab
                 re.compile(r"\W+".join(map(re.escape, words))))
         score.fill(f"{points:g}")
         score.press("Tab")  # the change event saves the score
-    _shot(page, artifacts, assignment, "formgrader-verdict")
+    screenshot(page, artifacts, assignment, "formgrader-verdict")
     page.close()
     expected = {gid: points for gid, points in MANUAL[(assignment, name)]}
     deadline = time.monotonic() + 15

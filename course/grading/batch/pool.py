@@ -13,21 +13,19 @@ student writes that student's feedback right after, so no serial feedback pass w
 import multiprocessing as mp
 import os
 import queue
-import re
 import time
 from pathlib import Path
 
-from course.grading.batch import attempts
+from course.grading.batch import attempts, nbgrader_log
 from course.grading.intake.handed_in import course_id, db_url, submitted_students, unreadable, unsafe_id
 from course.grading.course_dir import ROOT, nbgrader_api, tool_env
 from course.grading.logs import output_to, run_log, student_log
+from course.grading.nbgrader_hooks import runs
 from course.grading.exports.gradebook_csv import score_text, shorten
 from course.grading.outcome import Outcome, Status, settled
 from course.grading.sandbox.kernel import build_font_cache
 from course.grading.gradebook.shared import prepare
 from course.grading.second_opinion.scan import Finding, new_python_files, scan_submission
-
-RETRY_MARKERS = ("DeadKernelError", "Kernel died", "kernel died", "database is locked")
 
 
 def _worker(tasks, results, root: str, settings: dict | None, feedback: bool) -> None:
@@ -81,6 +79,7 @@ def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
     log = student_log(root, assignment, student)
     log.parent.mkdir(parents=True, exist_ok=True)
     log.write_text("")  # each grading starts the student's log afresh
+    attempts.forget(root, assignment, student)  # and its record of attempts
     problem = unsafe_id(student) or unreadable(submitted)
     if problem:
         return Outcome(student, assignment, Status.NOT_GRADED, None, None, problem)
@@ -116,22 +115,30 @@ def _held_for_review(outcome: Outcome, findings) -> Outcome:
 
 
 def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
+    """Autograde one student, a second time when a kernel died, the gradebook was busy, or (the
+    first time) a cell hit its timeout. What happened comes from the Execute step's records
+    (``runs``); only nbgrader's own failures are read from its log (``nbgrader_log``)."""
     from nbgrader.api import Gradebook, MissingEntry
 
     reason = ""
     student_record = student_log(root, assignment, student)
     for attempt in range(2):
         started = time.time()
-        result = api.autograde(assignment, student, force=True, create=True)
+        with runs.recorded() as notebooks:
+            result = api.autograde(assignment, student, force=True, create=True)
+        seen = runs.summary(notebooks)
         log = f"{result.get('log', '')}\n{result.get('error', '')}"
         with student_record.open("a") as handle:
             handle.write(f"=== nbgrader autograde, attempt {attempt + 1} ===\n{log}\n")
         graded = root / "autograded" / student / assignment
         ran = bool(result.get("success")) and any(graded.glob("*.ipynb"))
-        timed_out = ran and _timed_out(graded)
+        timed_out = ran and seen.timed_out
+        failed = "" if ran else (seen.stopped or nbgrader_log.reason(result.get("log", ""),
+                                                                     result.get("error", "")))
         attempts.record(root, assignment, student, attempt, started,
-                        ("autograded" if ran else _reason(log))
-                        + (", a cell hit its timeout" if timed_out else ""), log)
+                        ("autograded" if ran else failed)
+                        + (", a cell hit its timeout" if timed_out else ""), seen.restarts,
+                        seen.timeouts if ran else 0)
         if ran:
             if attempt == 0 and timed_out:
                 continue  # a rare stall looks like a timeout: a real endless loop times out again
@@ -142,39 +149,11 @@ def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
                 except MissingEntry:
                     reason = "graded, but no score reached the gradebook"
         else:
-            reason = _reason(log)
-        if not any(marker in log for marker in RETRY_MARKERS):
+            reason = failed
+        if not (seen.kernel_died or nbgrader_log.gradebook_busy(result.get("error", ""))):
             break
         reason = f"{reason} (after a retry)" if attempt else reason
     return Outcome(student, assignment, Status.NOT_GRADED, None, None, reason)
-
-
-def _timed_out(graded: Path) -> bool:
-    """Whether any cell of the autograded notebooks in ``graded`` hit the cell timeout."""
-    return any('"ename": "CellTimeoutError"' in path.read_text(errors="ignore")
-               for path in graded.glob("*.ipynb"))
-
-
-# The last line of a Python traceback: ``module.Name: message`` (course errors say it all;
-# NbGraderException, raised last by nbgrader's API, only says "see the traceback above").
-EXCEPTION_LINE = re.compile(r"^[ \t]*(?:[A-Za-z_]\w*\.)*(\w+(?:Error|Exception)): (.+)$", re.M)
-OWN_ERRORS = ("KernelStartError", "CellError")
-
-
-def _reason(log: str) -> str:
-    """A one-line cause from an nbgrader log: the exception and, where known, the cell."""
-    if "KernelStartError" not in log:
-        for marker, text in (("DeadKernelError", "the kernel died (sys.exit/os._exit or a crash)"),
-                             ("Kernel died", "the kernel died (sys.exit/os._exit or a crash)"),
-                             ("database is locked", "the gradebook was busy")):
-            if marker in log:
-                return text
-    raised = [found for found in EXCEPTION_LINE.findall(log) if found[0] != "NbGraderException"]
-    if raised:
-        name, message = raised[-1]
-        return (message if name in OWN_ERRORS else f"{name}: {message}").strip()[:200]
-    errors = [line for line in log.splitlines() if "ERROR" in line or "Error" in line]
-    return (errors[-1] if errors else "nbgrader failed without a message").strip()[:200]
 
 
 def _kill_tree(pid: int) -> None:

@@ -17,11 +17,9 @@ from pathlib import Path
 
 import nbformat
 
-from course.grading.course_dir import BIN, course_copy, notebooks, tool_env
+from course.grading.course_dir import A1, BIN, course_copy, notebooks, tool_env
 from course.grading.dev.scratch_postgres import HOW_TO_GET_ONE, scratch_server, server_bin
 from course.grading.submissions import reference_submission
-
-A1 = "01-packing-by-hand"
 
 
 def _grading_copy(target: Path, url: str, students: list[str]) -> Path:

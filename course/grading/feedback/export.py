@@ -81,8 +81,9 @@ class FeedbackExporter(HTMLExporter):
         return environment
 
     def from_notebook_node(self, nb, resources=None, **kw):
-        """``HTMLExporter.from_notebook_node`` (nbconvert 7) with ``accessible`` in place of
-        its BeautifulSoup pass."""
+        """``HTMLExporter.from_notebook_node`` (nbconvert 7.17) with ``accessible`` in place of
+        its BeautifulSoup pass. A copy, not a call (no public hook skips that pass):
+        grader_tests/test_upstream_hooks.py pins the upstream body it was made from."""
         langinfo = nb.metadata.get("language_info", {})
         lexer = langinfo.get("pygments_lexer", langinfo.get("name", None))
         highlight_code = self.filters.get(
@@ -108,7 +109,9 @@ NBGRADER_FILES = ("submission_secret.txt", "timestamp.txt")  # nbgrader wrote th
 def feedback_holds_only_pages() -> None:
     """Make ``nbgrader generate_feedback`` copy no file beside the pages into ``feedback/``:
     nbgrader copies every other file of ``autograded/<student>/<assignment>/``, files the
-    student's kernel wrote while graded among them, and ``release_feedback`` hands them out."""
+    student's kernel wrote while graded among them, and ``release_feedback`` hands them out.
+    Idempotent. It replaces ``BaseConverter.init_assignment`` for ``GenerateFeedback`` and
+    reads its private ``_format_source``/``_format_dest``: test_upstream_hooks.py pins both."""
     from nbgrader.converters import GenerateFeedback
 
     if getattr(GenerateFeedback.init_assignment, "copies_nothing", False):

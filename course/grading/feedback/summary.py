@@ -3,7 +3,7 @@ contents: each task with its points (a bar and a link to the task's first test c
 failed cases grouped by the contract rule they break, and the tasks to reread.
 
 It runs in ``nbgrader generate_feedback`` after ``ClearHiddenTests`` and
-``TracebacksWithoutSource`` (nbgrader_config.py) and leaves the page's HTML in
+``TracebacksWithoutSource`` (course/grading/config.py) and leaves the page's HTML in
 ``resources["course_summary"]``, which the course's template (templates/course_feedback) puts
 first; so no student text ever passes unescaped. It shows only each failure's case and rule:
 never hidden test code, an expected value or a traceback.

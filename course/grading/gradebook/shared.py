@@ -7,10 +7,9 @@ and on PostgreSQL does so holding an advisory lock: the second grader waits, the
 everything made. SQLite needs no lock (one grading run per course copy owns the file).
 """
 import contextlib
-import os
 
 from course.grading.gradebook import record as class_record
-from course.grading.course_dir import tool_env
+from course.grading.course_dir import venv_bin_on_path
 
 LOCK_KEY = 7_281_804_215  # any fixed number: it names this lock among the server's advisory locks
 
@@ -20,7 +19,8 @@ def prepare(db_url: str, course_id: str) -> None:
     course's outcome table, unless they exist."""
     from nbgrader.api import Gradebook
 
-    with _creation_lock(db_url), _venv_on_path():
+    venv_bin_on_path()  # nbgrader runs ``alembic`` on a new gradebook
+    with _creation_lock(db_url):
         # nbgrader opens the gradebook with its default course id in places (e.g. its API
         # without one): make that row now too, so no later open races to insert it.
         for course in (course_id, "default_course"):
@@ -49,17 +49,3 @@ def _creation_lock(db_url: str):
                 connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": LOCK_KEY})
     finally:
         engine.dispose()
-
-
-@contextlib.contextmanager
-def _venv_on_path():
-    """nbgrader runs ``alembic`` on a new gradebook: the venv's bin must be on PATH."""
-    before = os.environ.get("PATH")
-    os.environ["PATH"] = tool_env()["PATH"]
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("PATH", None)
-        else:
-            os.environ["PATH"] = before

@@ -205,7 +205,10 @@ def error_output(ename: str, evalue: str) -> dict:
 
 
 def sandbox_enabled() -> bool:
-    return os.environ.get("COURSE_SANDBOX", "1") != "0" and sandbox_kernel.available()
+    """Whether the course's settings (COURSE_SANDBOX, and bwrap installed) sandbox the judge."""
+    from course.grading.settings import CourseSettings
+
+    return CourseSettings().sandboxed()
 
 
 def outside_ids() -> tuple[int, int]:

@@ -1,21 +1,42 @@
-"""The Execute step of autograding, hardened for untrusted notebooks and widgets."""
+"""The Execute step of autograding, hardened for untrusted notebooks and widgets.
+
+What it saw in each notebook (cells that hit their timeout, kernels it restarted, a kernel that
+died or never started) it hands to the batch as a ``runs.NotebookRun``, never as log text.
+"""
 import asyncio
 from queue import Empty
 
 import nbformat
 
 from jupyter_core.utils import ensure_async, run_sync
+from nbclient.exceptions import DeadKernelError
 from nbgrader.preprocessors import Execute
 from traitlets import Float
 
 from course.grading.judge.sandbox import JudgeSandbox
 from course.grading.judge.kernel_link import Link
+from course.grading.nbgrader_hooks import runs
 from course.grading.sandbox.kernel_manager import BoundedKernelManager
+from course.grading.settings import CourseSettings
 from course.grading.submissions import grade_id, is_test_cell
 
 
 class KernelStartError(RuntimeError):
-    """The kernel never answered (or died) before the first cell: nothing of the notebook ran."""
+    """The kernel never answered (or died) before the first cell: nothing of the notebook ran.
+    ``died``: it died (worth a second try), rather than staying silent past its timeout."""
+
+    def __init__(self, message: str, died: bool = False):
+        super().__init__(message)
+        self.died = died
+
+
+def died_at_start(error: BaseException) -> bool:
+    """Whether a failure to start a kernel means it died, rather than that it stayed silent.
+
+    The one place a kernel's start is read from text: jupyter_client's ``wait_for_ready`` says
+    only in its RuntimeError's message, "Kernel died before replying to kernel_info" (the
+    process ended) or "Kernel didn't respond in N seconds" (it stayed silent)."""
+    return isinstance(error, DeadKernelError) or str(error).startswith("Kernel died")
 
 
 class GradingExecute(Execute):
@@ -40,14 +61,23 @@ class GradingExecute(Execute):
     def __init__(self, **kwargs):
         kwargs.setdefault("kernel_manager_class", BoundedKernelManager)  # nbgrader sets its own
         super().__init__(**kwargs)
+        self.notebook_run = runs.NotebookRun()
 
     def preprocess(self, nb, resources=None, km=None):
         """Run the notebook: every student cell in the kernel, in order, then every test cell,
         judged outside the kernel (``judge_sandbox.py``). So nothing a student's code prints
-        or writes can follow a hidden test's inputs into the notebook the student gets back."""
+        or writes can follow a hidden test's inputs into the notebook the student gets back.
+        What happened is recorded in ``self.notebook_run`` (``runs.NotebookRun``)."""
+        self.notebook_run = runs.start(((resources or {}).get("nbgrader") or {}).get("notebook", ""))
         self._judge, self._tests, self._ran, self._replaying = None, [], [], False
         try:
             return super().preprocess(nb, resources, km)
+        except KernelStartError as error:
+            self.notebook_run.stop(str(error), kernel_died=error.died)
+            raise
+        except DeadKernelError:
+            self.notebook_run.stop(runs.KERNEL_DIED, kernel_died=True)
+            raise
         finally:
             if self._judge is not None:
                 self._judge.close()
@@ -75,7 +105,8 @@ class GradingExecute(Execute):
                             restart=self._restart_between_cells,
                             alive=run_sync(self.km.is_alive))
                 folder = resources.get("metadata", {}).get("path") or "."
-                self._judge = JudgeSandbox(link, folder, timeout=self.timeout or 30)
+                self._judge = JudgeSandbox(link, folder, timeout=self.timeout or 30,
+                                           sandboxed=CourseSettings(config=self.config).sandboxed())
             outputs = self._judge.run(cell.source, grade_id(cell))
             cell.outputs = [nbformat.from_dict(o) for o in outputs]
             cell.execution_count = None
@@ -111,14 +142,17 @@ class GradingExecute(Execute):
         try:
             return await super().async_start_new_kernel_client()
         except RuntimeError as error:  # "Kernel didn't respond in N seconds", "Kernel died ..."
-            raise KernelStartError(f"the kernel did not start ({error})") from error
+            raise KernelStartError(f"the kernel did not start ({error})",
+                                   died=died_at_start(error)) from error
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
     async def _async_handle_timeout(self, timeout, cell=None):
+        self.notebook_run.timeouts += 1
         reply = await super()._async_handle_timeout(timeout, cell)
         if self.interrupt_on_timeout and not await self._stopped_after_interrupt():
             self.log.error("Kernel ignored the interrupt; restarting it")
+            self.notebook_run.restarts += 1
             # No wait_for_ready here: it would read the sockets that nbclient's output poller is
             # already reading. Requests sent now are queued by ZMQ until the new kernel is up.
             await ensure_async(self.km.restart_kernel(now=True))

@@ -1,4 +1,10 @@
-"""nbgrader preprocessors the course adds (wired in by ``nbgrader_config.py``)."""
+"""nbgrader preprocessors the course adds (wired in by ``course/grading/config.py``).
+
+Two copy upstream code rather than call it: ``CheckCellMetadataOnce.preprocess`` (nbgrader's
+``CheckCellMetadata.preprocess``) and ``_SchemaOnce.validate_cell`` (the verdicts of
+``BaseMetadataValidator.validate_cell``); grader_tests/test_upstream_hooks.py pins the upstream
+versions they were made from and fails, saying what to re-read, when either changes.
+"""
 import re
 import secrets
 import traceback
@@ -10,6 +16,8 @@ from nbgrader.nbgraderformat import MetadataValidator, ValidationError
 from nbgrader.nbgraderformat.common import BaseMetadataValidator
 from nbgrader.preprocessors import (
     CheckCellMetadata, DeduplicateIds, NbGraderPreprocessor, OverwriteCells)
+
+from course.grading.nbgrader_hooks import runs
 
 
 class StderrIsNotFailure(NbGraderPreprocessor):
@@ -70,7 +78,7 @@ class CellError(Exception):
 
 class OverwriteCellsNamingTheCell(OverwriteCells):
     """nbgrader's OverwriteCells, with two more repairs, naming in one line (``CellError``) a
-    cell it still cannot restore.
+    cell it still cannot restore (and hands that line to the batch as a ``runs.NotebookRun``).
 
     * A cell changed back to code drops its markdown ``attachments`` (an image pasted into a
       test cell turned markdown), which a code cell may not have.
@@ -91,8 +99,10 @@ class OverwriteCellsNamingTheCell(OverwriteCells):
             meta = cell.get("metadata", {}).get("nbgrader")
             name = meta.get("grade_id") if isinstance(meta, dict) else None
             first = (str(error).strip().splitlines() or [""])[0][:120]
-            raise CellError(f"cell {cell_index + 1}{f' ({name})' if name else ''}: "
-                            f"{type(error).__name__}: {first}") from error
+            failure = CellError(f"cell {cell_index + 1}{f' ({name})' if name else ''}: "
+                                f"{type(error).__name__}: {first}")
+            runs.start((resources.get("nbgrader") or {}).get("notebook", "")).stop(str(failure))
+            raise failure from error
         if "nbgrader" in cell.metadata and "grade_id" not in cell.metadata.nbgrader:
             del cell.metadata["nbgrader"]
         return cell, resources

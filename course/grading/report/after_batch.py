@@ -1,35 +1,35 @@
 """After a batch: the instructor's page of an assignment and the Canvas import of every
 assignment graded so far (what ``python -m course report`` and the end of ``grade`` do)."""
-import os
 import signal
 import threading
 from html import escape
 from pathlib import Path
 
 from course.grading.exports.canvas import read_roster, write_canvas_csv
-from course.grading.course_dir import assignments
+from course.grading.course_dir import assignments, course_settings
 from course.grading.report.page import report_path, write_report
 from course.grading.second_opinion.similarity import Ahead
 
 # The instructor's page reads every student's work: a backstop on top of the similarity check's
-# own limit, so no class, however large or hostile, keeps a TA waiting without an answer.
-REPORT_SECONDS = float(os.environ.get("COURSE_REPORT_SECONDS", "900"))
+# own limit, so no class, however large or hostile, keeps a TA waiting without an answer
+# (CourseSettings.report_seconds, COURSE_REPORT_SECONDS).
 
 
 class ReportTimeout(Exception):
-    """The instructor's page took longer than ``REPORT_SECONDS``."""
+    """The instructor's page took longer than the course's ``report_seconds``."""
 
 
 def _timed_report(root: Path, assignment: str, ahead: Ahead | None) -> Path:
-    """``write_report``, or after ``REPORT_SECONDS`` a page that says it did not finish."""
+    """``write_report``, or after ``report_seconds`` a page that says it did not finish."""
     if threading.current_thread() is not threading.main_thread():
         return write_report(root, assignment, ahead)
 
     def _stop(signum, frame):
         raise ReportTimeout
 
+    seconds = course_settings(root).report_seconds
     previous = signal.signal(signal.SIGALRM, _stop)
-    signal.setitimer(signal.ITIMER_REAL, REPORT_SECONDS)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         return write_report(root, assignment, ahead)
     except ReportTimeout:
@@ -37,7 +37,7 @@ def _timed_report(root: Path, assignment: str, ahead: Ahead | None) -> Path:
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(f"<!doctype html><meta charset='utf-8'><title>{escape(assignment)}</title>"
                         f"<h1>{escape(assignment)}</h1><p>The instructor's page did not finish "
-                        f"within {REPORT_SECONDS:g} s (COURSE_REPORT_SECONDS). The grades and "
+                        f"within {seconds:g} s (COURSE_REPORT_SECONDS). The grades and "
                         "CSVs are complete; run <code>python -m course report</code> again with "
                         "a longer limit.</p>", encoding="utf-8")
         return page

@@ -1,27 +1,25 @@
 """The failed test cases of graded notebooks, read from their error outputs.
 
 The course's checks (course/lessons/checks.py) raise messages that name the case and the
-contract rule it exercises, so a failure is (test cell, case, rule): that is what a class
-report counts and what a student's summary groups. Only the case and the rule are kept:
-never what was received, expected or the test's code.
+contract rule it exercises, written and read back by one module,
+``course.lessons._kit.failed_case``; so a failure is (test cell, case, rule): that is what a
+class report counts and what a student's summary groups. Only the case and the rule are kept:
+never what was received, expected or the test's code. An error that states no case (a test
+cell that failed another way) is named by its exception and first line.
 
 Student text is read in linear time: headings line by line (no pattern that backtracks over a
 run of spaces), and of an error's text only its first ``ERROR_TEXT`` characters, where the
 course's checks put the case and the rule (a longer text is a received value quoted at length).
 """
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
 
 from course.grading.submissions import grade_id, is_test_cell
+from course.lessons._kit import failed_case
 
-_CASE = re.compile(r"^case: (.*)$", re.M)
-_RULE = re.compile(r"^[ \t]*the contract says: (.*)$", re.M)
-_DETAIL = re.compile(r"^[ \t]*(?:problem: |the call raised |expected |did not finish|received: )(.*)$",
-                     re.M)
-ERROR_TEXT = 1 << 20
+ERROR_TEXT = failed_case.PARSED_CHARACTERS
 
 
 @dataclass(frozen=True)
@@ -57,12 +55,9 @@ def task_headings(nb) -> dict[str, str]:
 
 def _failure(output, gid: str, task: str) -> Failure:
     text = str(output.get("evalue", ""))[:ERROR_TEXT]
-    case, rule = _CASE.search(text), _RULE.search(text)
-    detail = _DETAIL.search(text)
-    problem = detail.group(0).strip().rstrip(":")[:160] if detail else ""
-    if case:
-        return Failure(gid, case.group(1).strip(), rule.group(1).strip() if rule else "", task,
-                       problem)
+    stated = failed_case.parse(text)
+    if stated:
+        return Failure(gid, stated.case, stated.rule, task, stated.problem)
     first = text.strip().splitlines()[0][:120] if text.strip() else ""
     return Failure(gid, f"{output.get('ename', 'Error')}: {first}".rstrip(": "), "", task)
 

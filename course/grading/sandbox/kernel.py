@@ -224,7 +224,9 @@ def available() -> bool:
 
 def status_line() -> str | None:
     """The one line a TA should read before grading, if any: how the kernels are confined."""
-    if os.environ.get("COURSE_SANDBOX", "1") == "0":
+    from course.grading.settings import CourseSettings
+
+    if not CourseSettings().sandbox:
         return "COURSE_SANDBOX=0: student code runs unsandboxed"
     if not available():
         return "bubblewrap (bwrap) is not installed: student code runs unsandboxed"

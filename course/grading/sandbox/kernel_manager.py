@@ -4,11 +4,41 @@ jupyter_client interrupts a kernel before every shutdown, even one about to be k
 ``interrupt_mode: "message"`` (the sandbox's kernelspec) that is a message to a kernel that may
 never have opened its sockets. A kill here sends no message at all, and every other way of
 stopping or restarting a kernel is bounded and ends in a kill.
+
+It also finds the course's ``course-sandbox`` kernelspec (``sandbox/jupyter/kernels``) without
+anyone putting that folder on ``JUPYTER_PATH``: the folders named in ``JUPYTER_PATH`` are
+looked in first (a test's own kernelspec wins), then the course's, then the user's and the
+system's (so no kernelspec of the same name installed elsewhere stands in for it).
 """
 import asyncio
+import os
 
+from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
-from traitlets import Float
+from traitlets import Float, default
+
+from course.grading.sandbox.kernel import KERNELSPEC_PATH
+
+KERNELS = os.path.join(KERNELSPEC_PATH, "kernels")
+
+
+def course_kernel_dirs(dirs: list[str]) -> list[str]:
+    """``dirs`` (jupyter_client's search order) with the course's kernels folder right after
+    the folders ``JUPYTER_PATH`` names."""
+    if KERNELS in dirs:
+        return list(dirs)
+    named = {os.path.join(p.rstrip(os.sep), "kernels")
+             for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p}
+    at = next((i for i, folder in enumerate(dirs) if folder not in named), len(dirs))
+    return [*dirs[:at], KERNELS, *dirs[at:]]
+
+
+def course_kernel_specs(data_dir: str = "") -> KernelSpecManager:
+    """jupyter_client's kernelspec manager (as a kernel manager makes it), also searching the
+    course's kernels folder."""
+    specs = KernelSpecManager(data_dir=data_dir)
+    specs.kernel_dirs = course_kernel_dirs(specs.kernel_dirs)
+    return specs
 
 
 class BoundedKernelManager(AsyncKernelManager):
@@ -17,6 +47,10 @@ class BoundedKernelManager(AsyncKernelManager):
     stop_grace = Float(10.0, config=True,
                        help="Seconds a shutdown, restart or interrupt may take before the kernel "
                             "is killed (shutdown, restart) or the interrupt is given up.")
+
+    @default("kernel_spec_manager")
+    def _course_kernel_specs(self) -> KernelSpecManager:
+        return course_kernel_specs(self.data_dir)
 
     async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
         """``now``: kill at once, no interrupt message; otherwise ask, bounded, then kill."""

@@ -7,6 +7,9 @@ kernelspec), so plain ``nbgrader autograde`` and ``python -m course grade`` both
 * each kernel gets its own runtime folder (handed to the uid the kernel runs as) holding its
   connection file and its unix sockets (``transport="ipc"``): no TCP port to steal or to
   listen on, and no other kernel's sockets in reach (the sandbox shows it only its own folder);
+* each kernel is told which course root and exchange to hide (``COURSE_ROOT``,
+  ``COURSE_EXCHANGE`` in its environment, from the ``CourseSettings`` in the kernel manager's
+  config), so the grader's own environment is never changed to carry them;
 * the kernel writes into a size-limited copy of the submission folder that vanishes with it,
   so before the kernel is killed the grader copies the regular files it wrote back into the
   real folder (bounded, never following a link): the tamper scan still sees a module written
@@ -19,6 +22,8 @@ import tempfile
 from pathlib import Path
 
 from jupyter_client.provisioning import LocalProvisioner
+
+from course.grading.settings import CourseSettings
 
 BRING_BACK_BYTES = 16 * 1024 ** 2  # what a kernel's written files may add to autograded/
 BRING_BACK_FILES = 500
@@ -48,6 +53,9 @@ class SandboxProvisioner(LocalProvisioner):
             km.cache_ports = False
             km.connection_file = str(self.runtime / "kernel.json")
             km.ip = str(self.runtime / "kernel")  # sockets are kernel-1 … kernel-5
+        hide = CourseSettings(config=km.config).kernel_environment()
+        if hide:
+            kwargs["env"] = {**(kwargs.get("env") or os.environ), **hide}
         return await super().pre_launch(**kwargs)
 
     async def launch_kernel(self, cmd, **kwargs):

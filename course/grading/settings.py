@@ -1,0 +1,136 @@
+"""The course's own settings: one ``Configurable``, every field a trait with its ``help``.
+
+Each field is read, when the settings are made, from ``nbgrader_config.py``
+(``c.CourseSettings.<field> = ...``) if it sets it, else from its ``COURSE_*`` environment
+variable, else its default. ``configure`` (``course/grading/config.py``) makes them once per
+config load and writes what they resolved to into the config, so everything that sees the config
+(nbgrader's steps, the kernel manager, the provisioner) sees the same values, and
+``course_dir.course_settings(root)`` hands them to the course's own tools. Nothing here reads
+or writes anything at import.
+
+``docs/settings.md`` is ``settings_doc()`` (``python -m course.grading.settings`` prints it).
+"""
+import os
+
+from traitlets import Bool, Float, Int, Unicode, default
+from traitlets.config import Configurable
+
+SQLITE_NAME = "gradebook.db"
+
+
+class CourseSettings(Configurable):
+    """The settings of "Tearing the book" that are not nbgrader's own."""
+
+    root = Unicode(
+        "", help="The course folder: the one holding nbgrader_config.py, source/, submitted/ "
+                 "and (by default) the gradebook. configure() sets it to nbgrader_config.py's "
+                 "folder; each sandboxed kernel gets it as COURSE_ROOT and hides it.",
+    ).tag(config=True, env="COURSE_ROOT", env_out=True)
+    gradebook_url = Unicode(
+        help="The gradebook's database URL (nbgrader's CourseDirectory.db_url). Default: SQLite "
+             f"beside the course (root/{SQLITE_NAME}); a TA team can point this at PostgreSQL "
+             "instead.",
+    ).tag(config=True, env="COURSE_GRADEBOOK_URL")
+    exchange = Unicode(
+        "/srv/nbgrader/exchange",
+        help="The exchange through which assignments are released, fetched, submitted and "
+             "collected (nbgrader's Exchange.root); each sandboxed kernel gets it as "
+             "COURSE_EXCHANGE and hides it.",
+    ).tag(config=True, env="COURSE_EXCHANGE")
+    sandbox = Bool(
+        True, help="Run every graded notebook in the bubblewrap sandbox (kernel and judge). "
+                   "COURSE_SANDBOX=0 turns it off; where bwrap is not installed, grading runs "
+                   "unsandboxed and says so.",
+    ).tag(config=True, env="COURSE_SANDBOX")
+    cell_timeout = Int(
+        30, help="Seconds per cell (nbgrader's Execute.timeout); the slowest correct cell takes "
+                 "well under 1. Tests shorten it.",
+    ).tag(config=True, env="COURSE_CELL_TIMEOUT")
+    startup_timeout = Int(
+        60, help="Seconds a kernel may take to answer at start (Execute.startup_timeout; the "
+                 "sandbox's answers in about 1); one that does not is killed and the student is "
+                 "\"not graded: the kernel did not start\". Tests shorten it.",
+    ).tag(config=True, env="COURSE_STARTUP_TIMEOUT")
+    report_seconds = Float(
+        900.0, help="Seconds the instructor's page may take after a batch before a page saying "
+                    "it did not finish is written instead (the grades and CSVs are complete).",
+    ).tag(config=True, env="COURSE_REPORT_SECONDS")
+
+    def _from_environment(self, name: str):
+        trait = self.traits()[name]
+        text = os.environ.get(trait.metadata["env"])
+        if text is None:
+            return trait.default_value
+        if isinstance(trait, Bool):
+            return text != "0"  # as it always was: anything but "0" leaves it on
+        if isinstance(trait, (Int, Float)):
+            return type(trait.default_value)(text)
+        return text  # as given: no ~ expansion, no quotes removed
+
+    @default("gradebook_url")
+    def _gradebook_url(self):
+        return self._from_environment("gradebook_url")
+
+    @default("exchange")
+    def _exchange(self):
+        return self._from_environment("exchange")
+
+    @default("sandbox")
+    def _sandbox(self):
+        return self._from_environment("sandbox")
+
+    @default("cell_timeout")
+    def _cell_timeout(self):
+        return self._from_environment("cell_timeout")
+
+    @default("startup_timeout")
+    def _startup_timeout(self):
+        return self._from_environment("startup_timeout")
+
+    @default("report_seconds")
+    def _report_seconds(self):
+        return self._from_environment("report_seconds")
+
+    def resolved_gradebook_url(self) -> str:
+        """``gradebook_url``, or SQLite beside the course when it is empty."""
+        return self.gradebook_url or "sqlite:///" + os.path.join(self.root, SQLITE_NAME)
+
+    def sandboxed(self) -> bool:
+        """Whether graded code runs in the sandbox: wanted (``sandbox``) and bwrap installed."""
+        from course.grading.sandbox.kernel import available
+
+        return self.sandbox and available()
+
+    def kernel_environment(self) -> dict[str, str]:
+        """What a sandboxed kernel's environment gets from these settings: the folders it
+        must hide (nothing when no course is configured, e.g. a kernel started by a test)."""
+        if not self.root:
+            return {}
+        return {"COURSE_ROOT": self.root, "COURSE_EXCHANGE": self.exchange}
+
+
+def environment_variables() -> list[str]:
+    """Every ``COURSE_*`` variable the settings read or hand on, in field order."""
+    return [trait.metadata["env"] for trait in CourseSettings.class_traits(config=True).values()]
+
+
+def settings_doc() -> str:
+    """``docs/settings.md``: every field, its variable, its default and its help."""
+    lines = ["# Settings", "",
+             "Generated from `course/grading/settings.py` by `python -m course.grading.settings`"
+             " (a test fails when it is out of date).", "",
+             "Each is read from `nbgrader_config.py` (`c.CourseSettings.<field> = ...`, before "
+             "`configure(c, root)`), else from its environment variable, else its default. "
+             "nbgrader's own settings are in `course/grading/config.py`, each with the reason "
+             "for its value.", "",
+             "| field | variable | default | what it is |", "| --- | --- | --- | --- |"]
+    for name, trait in CourseSettings.class_traits(config=True).items():
+        variable = f"`{trait.metadata['env']}`" + (" (set for the kernel)"
+                                                    if trait.metadata.get("env_out") else "")
+        shown = f"`{trait.default_value!r}`" if trait.default_value not in ("", None) else "—"
+        lines.append(f"| `{name}` | {variable} | {shown} | {trait.help} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(settings_doc(), end="")

@@ -1,0 +1,154 @@
+"""The course's settings: one object, every field documented, the config loaded once and
+loading it changes nothing outside the config (no kernel, no grading: fast)."""
+import json
+import os
+import re
+import subprocess
+
+from traitlets.config import Config
+
+from course.grading import course_dir, settings
+from course.grading.config import SANDBOX_KERNEL, configure
+from course.grading.course_dir import ROOT, course_config, course_settings
+from course.grading.sandbox.kernel_manager import KERNELS, BoundedKernelManager
+from course.grading.settings import CourseSettings
+
+
+def test_docs_settings_md_is_generated_from_the_settings():
+    assert (ROOT / "docs" / "settings.md").read_text() == settings.settings_doc(), \
+        "docs/settings.md is out of date: python -m course.grading.settings > docs/settings.md"
+
+
+def test_every_field_has_help_and_a_variable():
+    for name, trait in CourseSettings.class_traits(config=True).items():
+        assert len(trait.help) > 40, f"CourseSettings.{name} needs a help text"
+        assert trait.metadata["env"].startswith("COURSE_"), name
+
+
+def test_every_course_variable_in_the_code_is_a_setting():
+    """A COURSE_* variable read or set anywhere in course/ or the config is a documented field."""
+    found, constants = set(), set()
+    for path in [ROOT / "nbgrader_config.py", *(ROOT / "course").rglob("*.py")]:
+        found |= set(re.findall(r"\bCOURSE_[A-Z_]+\b", path.read_text()))
+        constants |= set(re.findall(r"^(COURSE_[A-Z_]+) = ", path.read_text(), re.M))
+    assert found - constants - set(settings.environment_variables()) == set()
+
+
+def test_the_environment_and_the_config_set_the_fields(monkeypatch):
+    for name in settings.environment_variables():
+        monkeypatch.delenv(name, raising=False)
+    plain = CourseSettings()
+    assert (plain.cell_timeout, plain.startup_timeout, plain.report_seconds) == (30, 60, 900.0)
+    assert plain.sandbox and plain.exchange == "/srv/nbgrader/exchange" and plain.gradebook_url == ""
+    assert CourseSettings(root="/c").resolved_gradebook_url() == "sqlite:////c/gradebook.db"
+    monkeypatch.setenv("COURSE_CELL_TIMEOUT", "7")
+    monkeypatch.setenv("COURSE_REPORT_SECONDS", "0.5")
+    monkeypatch.setenv("COURSE_EXCHANGE", "~/exchange")  # as given: no ~ expansion
+    assert (CourseSettings().cell_timeout, CourseSettings().report_seconds) == (7, 0.5)
+    assert CourseSettings().exchange == "~/exchange"
+    for text, on in (("0", False), ("1", True), ("no", True), ("", True)):
+        monkeypatch.setenv("COURSE_SANDBOX", text)
+        assert CourseSettings().sandbox is on, text  # as always: only "0" turns it off
+    config = Config({"CourseSettings": {"cell_timeout": 3}})
+    assert CourseSettings(config=config).cell_timeout == 3, "the config wins over the variable"
+
+
+def test_configure_writes_what_it_resolved_and_honours_a_setting_made_before(tmp_path, monkeypatch):
+    monkeypatch.setenv("COURSE_STARTUP_TIMEOUT", "11")
+    c = Config()
+    c.CourseSettings.cell_timeout = 5
+    made = configure(c, tmp_path)
+    assert (c.Execute.timeout, c.Execute.startup_timeout) == (5, 11)
+    assert CourseSettings(config=c).trait_values() == made.trait_values()
+    assert c.CourseDirectory.root == c.CourseSettings.root == str(tmp_path.resolve())
+    assert c.CourseDirectory.db_url == f"sqlite:///{tmp_path.resolve()}/gradebook.db"
+
+
+def test_configure_arms_nbgraders_patches_once(tmp_path):
+    from nbgrader.converters import Autograde, GenerateFeedback
+
+    configure(Config(), tmp_path)
+    armed = Autograde.init_assignment, GenerateFeedback.init_assignment
+    configure(Config(), tmp_path)
+    assert (Autograde.init_assignment, GenerateFeedback.init_assignment) == armed
+
+
+def test_the_config_loads_once_and_changes_no_environment_variable(monkeypatch):
+    from traitlets.config import PyFileConfigLoader
+
+    loads = []
+    real = PyFileConfigLoader.load_config
+    monkeypatch.setattr(PyFileConfigLoader, "load_config",
+                        lambda self: loads.append(1) or real(self))
+    course_dir._LOADED.clear()
+    before = dict(os.environ)
+    from course.grading.intake.handed_in import course_id, db_url
+
+    for _ in range(2):
+        db_url(ROOT), course_id(ROOT), course_dir.nbgrader_api(ROOT), course_settings(ROOT)
+    assert len(loads) == 1
+    changed = {k for k in set(before) | set(os.environ) if before.get(k) != os.environ.get(k)}
+    assert changed <= {"PATH"}, "loading the config changed the environment"
+    assert "JUPYTER_PATH" not in changed and "COURSE_ROOT" not in changed
+    first = course_config(ROOT)
+    first.Execute.timeout = 1  # a copy: the next caller gets the course's
+    assert course_config(ROOT).Execute.timeout != 1
+    monkeypatch.setenv("COURSE_CELL_TIMEOUT", "13")
+    assert course_config(ROOT).Execute.timeout == 13 and len(loads) == 2, \
+        "a changed COURSE_* variable is a new load"
+
+
+def test_an_edited_config_file_is_loaded_again(tmp_path):
+    (tmp_path / "nbgrader_config.py").write_text((ROOT / "nbgrader_config.py").read_text())
+    assert course_config(tmp_path).Execute.timeout != 4
+    with (tmp_path / "nbgrader_config.py").open("a") as config:
+        config.write("c.Execute.timeout = 4\n")
+    assert course_config(tmp_path).Execute.timeout == 4
+
+
+def test_the_kernel_manager_finds_the_sandbox_kernelspec_itself(monkeypatch, tmp_path):
+    """No JUPYTER_PATH needed; a folder JUPYTER_PATH names is still looked in first."""
+    monkeypatch.delenv("JUPYTER_PATH", raising=False)
+    specs = BoundedKernelManager().kernel_spec_manager
+    assert specs.find_kernel_specs()[SANDBOX_KERNEL] == os.path.join(KERNELS, SANDBOX_KERNEL)
+    own = tmp_path / "kernels" / SANDBOX_KERNEL
+    own.mkdir(parents=True)
+    (own / "kernel.json").write_text(json.dumps({"argv": ["python"], "display_name": "t",
+                                                 "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
+    dirs = BoundedKernelManager().kernel_spec_manager.kernel_dirs
+    assert dirs.index(str(tmp_path / "kernels")) < dirs.index(KERNELS) < len(dirs) - 1
+    assert BoundedKernelManager().kernel_spec_manager.find_kernel_specs()[SANDBOX_KERNEL] == str(own)
+
+
+def test_each_sandboxed_kernel_is_told_what_to_hide(tmp_path):
+    """The provisioner puts the configured course root and exchange in the kernel's own
+    environment (sandbox.kernel.hidden_roots reads them there), never in the grader's."""
+    import asyncio
+
+    c = Config()
+    configure(c, tmp_path)
+    assert CourseSettings(config=c).kernel_environment() == {
+        "COURSE_ROOT": str(tmp_path.resolve()), "COURSE_EXCHANGE": c.Exchange.root}
+    assert CourseSettings().kernel_environment() == {}, "no course: the kernel's own environment"
+    km = BoundedKernelManager(kernel_name=SANDBOX_KERNEL, config=c)
+    _, launch = asyncio.run(km.pre_start_kernel(cwd=str(tmp_path)))
+    try:
+        assert launch["env"]["COURSE_ROOT"] == str(tmp_path.resolve())
+        assert launch["env"]["COURSE_EXCHANGE"] == c.Exchange.root
+        assert os.environ.get("COURSE_ROOT") != str(tmp_path.resolve())
+    finally:
+        asyncio.run(km.provisioner.cleanup(restart=False))
+
+
+def test_plain_nbgrader_reads_the_same_config():
+    """What ``nbgrader`` itself loads from the course folder is what the course's tools load."""
+    code = ("from nbgrader.apps import NbGraderApp; app = NbGraderApp(); app.load_config_file();"
+            "c = app.config; print(c.Execute.timeout, c.Execute.get('kernel_name', ''),"
+            " c.CourseDirectory.db_url, sorted(c))")
+    shown = subprocess.run([str(course_dir.BIN / "python"), "-c", code], cwd=ROOT,
+                           env=course_dir.tool_env(), capture_output=True, text=True, check=True)
+    ours = course_config(ROOT)
+    assert shown.stdout.split()[0] == str(ours.Execute.timeout)
+    assert f"{ours.CourseDirectory.db_url}" in shown.stdout
+    assert ours.Execute.get("kernel_name", "") in shown.stdout
