@@ -24,6 +24,7 @@ from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.course_dir import ROOT
 from course.grading.cycle import export_class, run_cycle, summary
 from course.grading.outcome import Status
+from course.grading.settings import CourseSettings
 from course.grading.report.after_batch import report_assignment
 from course.grading.intake.handed_in import submitted_students
 from course.grading.second_opinion.similarity import Ahead
@@ -134,7 +135,7 @@ def main(argv=None) -> int:
     grading.add_argument("--cluster", metavar="tls://HOST:PORT",
                          help="grade on this Dask scheduler's workers (docs/cluster.md)")
     grading.add_argument("--certs", type=Path,
-                         default=Path(os.environ.get("COURSE_CLUSTER_CERTS", "cluster-certs")),
+                         default=Path(CourseSettings().cluster_certs),
                          help="the course's cluster certificates (from cluster-certs; default "
                               "$COURSE_CLUSTER_CERTS, else ./cluster-certs)")
     _report_options(grading)
