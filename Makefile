@@ -15,7 +15,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	@echo "installing the course into $(VENV)/ (log: $(VENV)/install.log) …"
 	@test -x $(PY) || python3 -m venv $(VENV)
 	@( $(PY) -m pip install --upgrade pip && \
-	   $(PY) -m pip install -c constraints.txt -e '.[test,postgres]' ) > $(VENV)/install.log 2>&1 \
+	   $(PY) -m pip install -c constraints.txt -e '.[test,postgres,cluster]' ) > $(VENV)/install.log 2>&1 \
 	   || { tail -n 40 $(VENV)/install.log; exit 1; }
 	@touch $@
 

@@ -3,6 +3,9 @@
     python -m course release                 regenerate every release/ notebook
     python -m course demo                    the demo grading cycle
     python -m course grade A [--jobs N]      autograde a whole class in parallel, feedback, CSVs
+    python -m course grade A --cluster tls://HOST:8786 --certs DIR
+                                             the same on a Dask cluster (docs/cluster.md)
+    python -m course cluster-certs DIR       the course's TLS certificates for its cluster
     python -m course report A [--roster F]   the instructor's page of A and the Canvas CSV
     python -m course export A                feedback and CSVs again, for every student the
                                              gradebook knows (after manual grading, or when
@@ -21,6 +24,7 @@ from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.course_dir import ROOT
 from course.grading.cycle import export_class, run_cycle, summary
 from course.grading.outcome import Status
+from course.grading.settings import CourseSettings
 from course.grading.report.after_batch import report_assignment
 from course.grading.intake.handed_in import submitted_students
 from course.grading.second_opinion.similarity import Ahead
@@ -30,12 +34,31 @@ def grade(args) -> int:
     confinement = sandbox_kernel.status_line()
     if confinement:
         print(confinement, flush=True)
-    print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
+    cluster = None
+    if args.cluster:
+        from course.grading.cluster.client import Cluster, ClusterError
+
+        cluster = Cluster(args.cluster, args.certs)
+        print(f"grading {args.assignment} on the Dask cluster at {args.cluster} …", flush=True)
+    else:
+        print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
     root = args.course.resolve()
     # The report's similarity check reads only submissions: it runs while they are graded.
     ahead = Ahead(root, args.assignment, submitted_students(root, args.assignment))
-    cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
-                      students=args.students or None)
+    try:
+        cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
+                          students=args.students or None, cluster=cluster)
+    except ImportError as error:
+        if cluster is None:
+            raise
+        print(f"grading on a cluster needs the cluster extra (make install): {error}",
+              file=sys.stderr)
+        return 1
+    except Exception as error:
+        if cluster is None or not isinstance(error, ClusterError):
+            raise
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     print(summary(cycle.outcomes, cycle.problems))
     print(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
           f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
@@ -109,6 +132,12 @@ def main(argv=None) -> int:
     grading.add_argument("--budget", type=float, default=600,
                          help="seconds one student may take in all (default 600)")
     grading.add_argument("--students", nargs="*", help="only these students")
+    grading.add_argument("--cluster", metavar="tls://HOST:PORT",
+                         help="grade on this Dask scheduler's workers (docs/cluster.md)")
+    grading.add_argument("--certs", type=Path,
+                         default=Path(CourseSettings().cluster_certs),
+                         help="the course's cluster certificates (from cluster-certs; default "
+                              "$COURSE_CLUSTER_CERTS, else ./cluster-certs)")
     _report_options(grading)
     reporting = commands.add_parser(
         "report", help="the instructor's page of a graded assignment, and the Canvas CSV")
@@ -119,7 +148,20 @@ def main(argv=None) -> int:
     exporting.add_argument("assignment")
     exporting.add_argument("--course", type=Path, default=ROOT,
                            help="the course folder (default: this checkout)")
+    certs = commands.add_parser(
+        "cluster-certs", help="a certificate authority and TLS certificates for the cluster")
+    certs.add_argument("folder", type=Path)
+    certs.add_argument("--host", action="append", default=[],
+                       help="a name or address of the scheduler's machine to put in the "
+                            "certificates (repeat; Dask checks the authority, not the name)")
     args = parser.parse_args(argv)
+    if args.command == "cluster-certs":
+        from course.grading.cluster.certs import make_certs
+
+        made = make_certs(args.folder, args.host)
+        print(f"certificate authority: {args.folder / 'ca.pem'} (its key, ca-key.pem, stays "
+              "with you); " + "; ".join(f"{role}: {path}" for role, path in made.items()))
+        return 0
     if args.command == "release":
         for assignment in releases.regenerate():
             print("released", assignment)

@@ -33,14 +33,21 @@ class Cycle:
 
 
 def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | None = None,
-              budget: float = 600, progress=print) -> Cycle:
+              budget: float = 600, progress=print, cluster=None) -> Cycle:
     """Grade ``assignment`` in the course at ``root`` (feedback as each student is graded);
-    library output goes to its run log."""
+    library output goes to its run log. With ``cluster`` (``cluster.client.Cluster``), the
+    grading is done on that Dask cluster, each result recorded as it comes."""
     problems: list[str] = []
-    outcomes = grade(assignment, root, jobs=jobs, students=students, budget=budget,
-                     progress=progress, feedback=True, problems=problems)
     url = db_url(root)
-    record(url, outcomes)
+    if cluster is not None:
+        from course.grading.cluster.client import grade as grade_on_cluster
+
+        outcomes = grade_on_cluster(cluster, assignment, root, students=students, budget=budget,
+                                    progress=progress, problems=problems)
+    else:
+        outcomes = grade(assignment, root, jobs=jobs, students=students, budget=budget,
+                         progress=progress, feedback=True, problems=problems)
+        record(url, outcomes)
     grades_csv, tasks_csv = export(root, assignment, recorded(url, assignment), url)
     return Cycle(outcomes, grades_csv, tasks_csv, run_log(root, assignment), problems)
 

@@ -51,6 +51,17 @@ class CourseSettings(Configurable):
                  "sandbox's answers in about 1); one that does not is killed and the student is "
                  "\"not graded: the kernel did not start\". Tests shorten it.",
     ).tag(config=True, env="COURSE_STARTUP_TIMEOUT")
+    hidden_roots = Unicode(
+        "", help="More folders every sandboxed kernel hides, separated by the path separator: "
+                 "a cluster worker's grading folder (each task's course root and the "
+                 "assignment's material with its hidden tests), set by the worker itself "
+                 "(docs/cluster.md).",
+    ).tag(config=True, env="COURSE_HIDDEN_ROOTS", env_out=True)
+    cluster_certs = Unicode(
+        "cluster-certs", help="The folder of the course's cluster certificates (made by "
+                              "python -m course cluster-certs) that grade --cluster uses when "
+                              "--certs is not given (docs/cluster.md).",
+    ).tag(config=True, env="COURSE_CLUSTER_CERTS")
     report_seconds = Float(
         900.0, help="Seconds the instructor's page may take after a batch before a page saying "
                     "it did not finish is written instead (the grades and CSVs are complete).",
@@ -87,6 +98,14 @@ class CourseSettings(Configurable):
     def _startup_timeout(self):
         return self._from_environment("startup_timeout")
 
+    @default("hidden_roots")
+    def _hidden_roots(self):
+        return self._from_environment("hidden_roots")
+
+    @default("cluster_certs")
+    def _cluster_certs(self):
+        return self._from_environment("cluster_certs")
+
     @default("report_seconds")
     def _report_seconds(self):
         return self._from_environment("report_seconds")
@@ -106,7 +125,8 @@ class CourseSettings(Configurable):
         must hide (nothing when no course is configured, e.g. a kernel started by a test)."""
         if not self.root:
             return {}
-        return {"COURSE_ROOT": self.root, "COURSE_EXCHANGE": self.exchange}
+        return {"COURSE_ROOT": self.root, "COURSE_EXCHANGE": self.exchange,
+                **({"COURSE_HIDDEN_ROOTS": self.hidden_roots} if self.hidden_roots else {})}
 
 
 def environment_variables() -> list[str]:

@@ -40,12 +40,21 @@ def _worker(tasks, results, root: str, settings: dict | None, feedback: bool) ->
             return
         assignment, student = task
         results.put(("start", student, os.getpid()))
-        problem = ""
-        with output_to(run_log(Path(root), assignment)):
-            outcome = _grade(api, Path(root), assignment, student)
-            if feedback and outcome.status != Status.NOT_GRADED:
-                problem = write_feedback(api, Path(root), assignment, student)
-        results.put(("done", student, (outcome, problem)))
+        results.put(("done", student, grade_one(api, Path(root), assignment, student, feedback)))
+
+
+def grade_one(api, root: Path, assignment: str, student: str,
+              feedback: bool = True) -> tuple[Outcome, str]:
+    """Grade one student of the course at ``root`` as every grading worker does, local or on a
+    cluster (``course.grading.cluster``): intake, autograde (with its retry), the second
+    opinion, and with ``feedback`` their feedback; library output to the run log. Returns the
+    outcome and the feedback problem a TA must hear about (or "")."""
+    problem = ""
+    with output_to(run_log(root, assignment)):
+        outcome = _grade(api, root, assignment, student)
+        if feedback and outcome.status != Status.NOT_GRADED:
+            problem = write_feedback(api, root, assignment, student)
+    return outcome, problem
 
 
 def write_feedback(api, root: Path, assignment: str, student: str | None = None) -> str:

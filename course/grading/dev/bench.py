@@ -14,11 +14,15 @@
   ``course-sandbox`` kernel (median of a few starts, in a scratch submission folder);
 * stalls: ``--stall-runs`` autogrades of a notebook that displays ipywidgets (``interact``
   and ``Output``), counting notebooks in which any cell hit its timeout;
+* ``--cluster``: the same class graded by the local command (``--jobs 1``, ``--jobs 2``) and on
+  a Dask cluster of this machine (a scheduler and one, then two, workers as processes, over TLS):
+  seconds per submission, and what a task costs beyond the local command's work;
 * the students' wheel: its size, its install into a fresh venv (with ipykernel and nbclient,
   pip's cache warm) and run-all of every solved release notebook there
   (``--student-wheel-only`` measures just this).
 """
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -302,6 +306,56 @@ def _grading_figures(figures: Figures, students: int, jobs: int, rounds: int = 1
            if rounds > 1 else ""))
 
 
+def cluster_vs_local(students: int) -> dict[str, float]:
+    """Wall seconds of the whole grading command on copies of one class: locally with one and
+    two workers, and on a cluster of this machine with one and two workers (started before the
+    command, as a TA's would be). Name -> seconds."""
+    from course.grading.cluster.certs import make_certs
+    from course.grading.cluster.local import LocalCluster
+
+    scratch = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
+    workers = Path(tempfile.mkdtemp(prefix="bench-cluster-workers-", dir="/var/tmp"))
+    workers.chmod(0o755)
+    roots = []
+    try:
+        make_certs(scratch / "certs")
+        seconds = {}
+
+        def timed(name: str, *options: str) -> None:
+            root = _class(students)
+            roots.append(root)
+            seconds[name], _ = _timed([str(BIN / "python"), "-m", "course", "grade", A1,
+                                       "--course", str(root), *options], root)
+
+        timed("local --jobs 1", "--jobs", "1")
+        timed("local --jobs 2", "--jobs", "2")
+        with LocalCluster(workers, scratch / "certs") as cluster:
+            for count in (1, 2):
+                cluster.add_worker(f"w{count}")
+                timed(f"cluster, {count} worker{'s' if count > 1 else ''}", "--cluster",
+                      cluster.address, "--certs", str(scratch / "certs"))
+        return seconds
+    finally:
+        for folder in (scratch, workers, *roots):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _cluster_figures(figures: Figures, students: int) -> None:
+    def add(line):
+        figures.add("cluster", "A class on a Dask cluster of this machine", line)
+
+    seconds = cluster_vs_local(students)
+    add(f"whole command, {students} solved submissions of {A1}, local against a cluster of "
+        "this machine (scheduler and workers as processes, TLS):")
+    for name, wall in seconds.items():
+        add(f"  {name}: {wall:.1f} s, {wall / students:.2f} s each")
+    for count, jobs in ((1, 1), (2, 2)):
+        extra = (seconds[f"cluster, {count} worker{'s' if count > 1 else ''}"]
+                 - seconds[f"local --jobs {jobs}"]) / students
+        add(f"  overhead per task, {count} worker{'s' if count > 1 else ''} against "
+            f"--jobs {jobs}: {extra:+.2f} s")
+
+
 def _judge_figures(figures: Figures) -> None:
     for name, (wall, cpu) in judge_cost().items():
         figures.add("judge", "What judging costs",
@@ -334,9 +388,13 @@ def main(argv=None) -> None:
                         help="only plain nbgrader against the course's command")
     parser.add_argument("--no-write", action="store_true",
                         help=f"print only; do not update {PERFORMANCE.relative_to(ROOT)}")
+    parser.add_argument("--cluster", action="store_true",
+                        help="only the local command against a Dask cluster of this machine")
     args = parser.parse_args(argv)
     figures = Figures(argv=argv)
-    if args.judge_only:
+    if args.cluster:
+        _cluster_figures(figures, args.students)
+    elif args.judge_only:
         _judge_figures(figures)
     elif args.student_wheel_only:
         _student_wheel_figures(figures)
@@ -350,6 +408,8 @@ def main(argv=None) -> None:
         _judge_figures(figures)
         _grading_figures(figures, args.students, args.jobs, args.rounds)
         figures.add("graders", "Several graders, one PostgreSQL gradebook", bench_graders.report(8))
+        if importlib.util.find_spec("distributed") is not None:
+            _cluster_figures(figures, 8)
         figures.add("similarity", "The similarity check",
                     f"similarity check, {args.students} submissions of {A1}: "
                     f"{similarity_seconds(args.students):.1f} s")

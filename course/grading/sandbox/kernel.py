@@ -55,6 +55,10 @@ def hidden_roots() -> list[Path]:
     roots = {PACKAGE_ROOT} | ({Path.home().resolve()} - {Path("/")})
     if os.environ.get("COURSE_ROOT"):
         roots.add(Path(os.environ["COURSE_ROOT"]).resolve())
+    # A cluster worker's grading folder (every task's course root and the assignment's
+    # material with its hidden tests): see course/grading/cluster/worker.py.
+    roots.update(Path(p).resolve()
+                 for p in os.environ.get("COURSE_HIDDEN_ROOTS", "").split(os.pathsep) if p)
     exchange = [os.environ["COURSE_EXCHANGE"]] if os.environ.get("COURSE_EXCHANGE") else []
     roots.update(Path(p).resolve() for p in (*HIDDEN_DEFAULTS, *exchange) if Path(p).is_dir())
     return sorted(roots)
