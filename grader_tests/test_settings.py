@@ -160,3 +160,20 @@ def test_plain_nbgrader_reads_the_same_config():
     assert shown.stdout.split()[0] == str(ours.Execute.timeout)
     assert f"{ours.CourseDirectory.db_url}" in shown.stdout
     assert ours.Execute.get("kernel_name", "") in shown.stdout
+
+
+def test_nbgraders_validate_finds_the_sandbox_kernel(tmp_path):
+    """`nbgrader validate` (what the lab's Validate button runs) uses plain Execute, not the
+    autograder's: it too gets the kernel manager that knows the course's kernelspec."""
+    import nbformat
+
+    from harness import submission
+    from tools import bwrap_found, require
+
+    require("bwrap", bwrap_found(), "the course's config validates in the sandbox kernel")
+    path = tmp_path / "packing_by_hand.ipynb"
+    nbformat.write(submission(course_dir.A1), path)
+    done = subprocess.run([str(course_dir.BIN / "nbgrader"), "validate", str(path)], cwd=ROOT,
+                          env=course_dir.tool_env(), capture_output=True, text=True, timeout=300)
+    assert "NoSuchKernel" not in done.stdout + done.stderr, done.stderr[-2000:]
+    assert "Success! Your notebook passes all the tests." in done.stdout, done.stdout[-2000:]

@@ -126,4 +126,10 @@ def configure(c, root) -> CourseSettings:
     # root and the exchange to hide (settings.kernel_environment): nothing is put in os.environ.
     if settings.sandboxed():
         c.Execute.kernel_name = SANDBOX_KERNEL
+        # Every Execute step, not only the autograder's: nbgrader's Validate (the lab's button,
+        # `nbgrader validate`) runs plain Execute, whose default kernel manager would not know
+        # the course's kernelspec.
+        from course.grading.sandbox.kernel_manager import BoundedKernelManager
+
+        c.Execute.kernel_manager_class = BoundedKernelManager
     return settings
