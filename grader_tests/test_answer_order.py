@@ -88,6 +88,19 @@ def _option(question: str, letter: str, block: str | None = None) -> str | None:
     return found.group(1) if found else None
 
 
+def answers_and_questions(cells):
+    """(index, cell, question index) of each ungraded answer cell (graded answers and
+    predictions), with the markdown cell above it that asks the question."""
+    for index, cell in enumerate(cells):
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type != "code" or not meta.get("solution") or meta.get("grade"):
+            continue
+        q = index - 1
+        while q > 0 and cells[q].cell_type != "markdown":
+            q -= 1
+        yield index, cell, q
+
+
 @lru_cache(maxsize=None)
 def questions(assignment):
     """[(name, value, question cell index, option text or None, cells)] of graded answers."""
@@ -96,13 +109,7 @@ def questions(assignment):
         cells = nbformat.read(path, as_version=4).cells
         tested = "\n".join(c.source for c in cells if c.metadata.get("nbgrader", {}).get("grade")
                            and c.cell_type == "code")
-        for index, cell in enumerate(cells):
-            meta = cell.metadata.get("nbgrader", {})
-            if cell.cell_type != "code" or not meta.get("solution") or meta.get("grade"):
-                continue
-            q = index - 1
-            while q > 0 and cells[q].cell_type != "markdown":
-                q -= 1
+        for index, cell, q in answers_and_questions(cells):
             for name, value in _solution_values(cell.source).items():
                 if not re.search(rf"\b{name}\b", tested):
                     continue
@@ -224,13 +231,7 @@ def examples(question: str) -> list:
 def example_leaks(cells) -> list[str]:
     """Answer cells (graded or predictions) whose solution is the example the question shows."""
     found = []
-    for index, cell in enumerate(cells):
-        meta = cell.metadata.get("nbgrader", {})
-        if cell.cell_type != "code" or not meta.get("solution") or meta.get("grade"):
-            continue
-        q = index - 1
-        while q > 0 and cells[q].cell_type != "markdown":
-            q -= 1
+    for index, cell, q in answers_and_questions(cells):
         shown = examples(visible(cells[q].source))
         for name, value in _solution_values(cell.source).items():
             if isinstance(value, (set, list, tuple, dict)) and value in shown:

@@ -28,7 +28,7 @@ import pytest
 from course.grading import demo
 from course.grading.course_dir import BIN, course_copy, nbgrader
 from course.grading.dev.scratch_postgres import HOW_TO_GET_ONE, scratch_server, server_bin
-from tools import bwrap_found, require, under_ci
+from tools import bwrap_found, require, require_for_module
 
 A1 = "01-packing-by-hand"
 COURSE_ID = "tearing-the-book"
@@ -39,10 +39,7 @@ _missing = ("distributed is not installed (make install adds the cluster extra)"
             if server_bin() is None else
             "psycopg is not installed (make install adds the postgres extra)"
             if importlib.util.find_spec("psycopg") is None else None)
-if _missing and under_ci():
-    pytest.fail(f"CI must test grading on a cluster: {_missing}", pytrace=False)
-if _missing:
-    pytest.skip(_missing, allow_module_level=True)
+require_for_module(_missing, "grading on a cluster")
 
 from course.grading.cluster import worker as cluster_worker  # noqa: E402
 from course.grading.cluster.certs import make_certs, security  # noqa: E402

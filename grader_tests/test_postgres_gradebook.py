@@ -20,7 +20,7 @@ from course.grading import demo
 from course.grading.course_dir import ROOT, course_copy, nbgrader, notebooks
 from course.grading.dev.scratch_postgres import HOW_TO_GET_ONE, scratch_server, server_bin
 from course.grading.submissions import reference_submission
-from tools import bwrap_found, require, under_ci
+from tools import bwrap_found, require, require_for_module
 
 A1, A5 = "01-packing-by-hand", "05-own-docs-verdict"
 COURSE_ID = "tearing-the-book"
@@ -30,10 +30,7 @@ SOLVED = {"s1", "s3", "s5", "s7"}          # the others hand in the release unto
 _missing = (HOW_TO_GET_ONE if server_bin() is None else
             "psycopg is not installed (make install adds the postgres extra)"
             if importlib.util.find_spec("psycopg") is None else None)
-if _missing and under_ci():
-    pytest.fail(f"CI must test the shared PostgreSQL gradebook: {_missing}", pytrace=False)
-if _missing:
-    pytest.skip(_missing, allow_module_level=True)
+require_for_module(_missing, "the shared PostgreSQL gradebook")
 
 
 @pytest.fixture(autouse=True, scope="module")

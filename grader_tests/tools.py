@@ -32,6 +32,14 @@ def require(what: str, found: bool, why: str) -> None:
         (pytest.fail if under_ci() else pytest.skip)(missing(what, why))
 
 
+def require_for_module(problem: str | None, why: str) -> None:
+    """Skip the calling test module (or, under CI, fail it) when ``problem`` says what is missing."""
+    if problem and under_ci():
+        pytest.fail(f"CI must test {why}: {problem}", pytrace=False)
+    if problem:
+        pytest.skip(problem, allow_module_level=True)
+
+
 def bwrap_found() -> bool:
     return shutil.which("bwrap") is not None
 
