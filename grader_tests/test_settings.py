@@ -136,9 +136,11 @@ def test_each_sandboxed_kernel_is_told_what_to_hide(tmp_path):
     environment (sandbox.kernel.hidden_roots reads them there), never in the grader's."""
     c = Config()
     configure(c, tmp_path)
+    limits = {"COURSE_KERNEL_CPUS": "1.0", "COURSE_KERNEL_MEMORY_MB": "1024",
+              "COURSE_KERNEL_PROCESSES": "512"}
     assert CourseSettings(config=c).kernel_environment() == {
-        "COURSE_ROOT": str(tmp_path.resolve()), "COURSE_EXCHANGE": c.Exchange.root}
-    assert CourseSettings().kernel_environment() == {}, "no course: the kernel's own environment"
+        "COURSE_ROOT": str(tmp_path.resolve()), "COURSE_EXCHANGE": c.Exchange.root, **limits}
+    assert CourseSettings().kernel_environment() == limits, "no course: only the limits"
     km = BoundedKernelManager(kernel_name=SANDBOX_KERNEL, config=c)
     _, launch = _run(km.pre_start_kernel(cwd=str(tmp_path)))
     try:

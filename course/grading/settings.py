@@ -62,6 +62,19 @@ class CourseSettings(Configurable):
                               "python -m course cluster-certs) that grade --cluster uses when "
                               "--certs is not given (docs/cluster.md).",
     ).tag(config=True, env="COURSE_CLUSTER_CERTS")
+    kernel_cpus = Float(
+        1.0, help="CPUs a student's kernel and every process it starts may use together (its "
+                  "cgroup's quota, under a root grader; docs/sandbox.md).",
+    ).tag(config=True, env="COURSE_KERNEL_CPUS", env_out=True)
+    kernel_memory_mb = Int(
+        1024, help="MiB a student's kernel and every process it starts may hold together, memfd "
+                   "files, SysV shared memory and its /tmp included (its cgroup's limit, under a "
+                   "root grader); past it the kernel is killed and the student is not graded.",
+    ).tag(config=True, env="COURSE_KERNEL_MEMORY_MB", env_out=True)
+    kernel_processes = Int(
+        512, help="Processes a student's kernel may have at once, itself included (its "
+                  "cgroup's limit under a root grader, and each process's own rlimit).",
+    ).tag(config=True, env="COURSE_KERNEL_PROCESSES", env_out=True)
     report_seconds = Float(
         900.0, help="Seconds the instructor's page may take after a batch before a page saying "
                     "it did not finish is written instead (the grades and CSVs are complete).",
@@ -106,6 +119,18 @@ class CourseSettings(Configurable):
     def _cluster_certs(self):
         return self._from_environment("cluster_certs")
 
+    @default("kernel_cpus")
+    def _kernel_cpus(self):
+        return self._from_environment("kernel_cpus")
+
+    @default("kernel_memory_mb")
+    def _kernel_memory_mb(self):
+        return self._from_environment("kernel_memory_mb")
+
+    @default("kernel_processes")
+    def _kernel_processes(self):
+        return self._from_environment("kernel_processes")
+
     @default("report_seconds")
     def _report_seconds(self):
         return self._from_environment("report_seconds")
@@ -120,13 +145,25 @@ class CourseSettings(Configurable):
 
         return self.sandbox and available()
 
+    def kernel_limits(self):
+        """What one student's kernel may use, all its processes together (``cgroups.Limits``)."""
+        from course.grading.sandbox.cgroups import Limits
+
+        return Limits(cpus=self.kernel_cpus, memory_bytes=self.kernel_memory_mb * 1024 ** 2,
+                      processes=self.kernel_processes)
+
     def kernel_environment(self) -> dict[str, str]:
-        """What a sandboxed kernel's environment gets from these settings: the folders it
-        must hide (nothing when no course is configured, e.g. a kernel started by a test)."""
+        """What a sandboxed kernel's launcher gets from these settings: the folders it must
+        hide (none when no course is configured, e.g. a kernel started by a test) and the limits
+        it confines the kernel to."""
+        limits = {"COURSE_KERNEL_CPUS": repr(self.kernel_cpus),
+                  "COURSE_KERNEL_MEMORY_MB": str(self.kernel_memory_mb),
+                  "COURSE_KERNEL_PROCESSES": str(self.kernel_processes)}
         if not self.root:
-            return {}
+            return limits
         return {"COURSE_ROOT": self.root, "COURSE_EXCHANGE": self.exchange,
-                **({"COURSE_HIDDEN_ROOTS": self.hidden_roots} if self.hidden_roots else {})}
+                **({"COURSE_HIDDEN_ROOTS": self.hidden_roots} if self.hidden_roots else {}),
+                **limits}
 
 
 def environment_variables() -> list[str]:

@@ -23,6 +23,7 @@ from course.grading.logs import output_to, run_log, student_log
 from course.grading.nbgrader_hooks import runs
 from course.grading.exports.gradebook_csv import score_text, shorten
 from course.grading.outcome import Outcome, Status, settled
+from course.grading.sandbox import cgroups
 from course.grading.sandbox.kernel import build_font_cache
 from course.grading.gradebook.shared import prepare
 from course.grading.second_opinion.scan import Finding, new_python_files, scan_submission
@@ -226,6 +227,7 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
         workers.start()  # they load nbgrader while the gradebook is prepared
     try:
         build_font_cache()
+        cgroups.sweep()  # empty kernel groups a grader that died left behind
         prepare(db_url(root), course_id(root))  # before any student: workers would race to make it
     except BaseException:
         workers.stop()

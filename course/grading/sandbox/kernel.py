@@ -15,9 +15,9 @@ writable place with a private, sized ``/tmp`` and ``/dev/shm``), and the noteboo
 as empty (the one being graded holds the hidden tests); the kernel has its own pid, network
 (loopback only), IPC and UTS namespaces and talks to the grader over unix sockets in its own
 runtime folder; every process it starts dies with it; memory, file size and process count are
-capped; the kernel is ipykernel without its debugger (``LAUNCH``). Not enforced: CPU time
-beyond nbgrader's per-cell timeout, and memory outside the address space (memfd or SysV shared
-memory) while the kernel lives.
+capped per process; under a root grader, the kernel and everything it starts share one cgroup
+of their own (``cgroups``: one CPU, one memory limit counting memfd, SysV shared memory and its
+tmpfs pages, one process limit); the kernel is ipykernel without its debugger (``LAUNCH``).
 """
 import os
 import resource
@@ -64,13 +64,28 @@ def hidden_roots() -> list[Path]:
     return sorted(roots)
 
 
-def outside_ids() -> tuple[int, int]:
+OUTSIDE_SPAN = 100_000_000         # kernels' host uids: [OUTSIDE_BASE, + span); judges' above
+
+
+def outside_ids(claims: Path | None = None) -> tuple[int, int]:
     """The (uid, gid) the kernel runs as on the host. For a root grader: a uid of its own for
-    this kernel (in a range no account uses), so its process limit and files are its alone: a
-    fork bomb exhausts its own uid, not a classmate's kernel's. Otherwise the grader's own."""
-    if os.geteuid() == 0:
+    this kernel (in a range no account uses), never given to another kernel while ``claims``
+    (a folder of claimed uids, one empty file each) lasts, so its process limit and files are
+    its alone: a fork bomb exhausts its own uid, not a classmate's. Otherwise the grader's."""
+    if os.geteuid() != 0:
+        return os.getuid(), os.getgid()
+    if claims is None:
         return OUTSIDE_BASE + os.getpid(), OUTSIDE_BASE + os.getpid()
-    return os.getuid(), os.getgid()
+    claims.mkdir(mode=0o700, exist_ok=True)
+    offset = os.getpid() % OUTSIDE_SPAN
+    for step in range(OUTSIDE_SPAN):
+        uid = OUTSIDE_BASE + (offset + step) % OUTSIDE_SPAN
+        try:
+            os.close(os.open(claims / str(uid), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            return uid, uid
+        except FileExistsError:
+            continue
+    raise RuntimeError("every sandbox uid is claimed")
 
 
 def font_caches() -> list[Path]:
@@ -209,13 +224,27 @@ def limit_resources(memory: int = MEMORY_BYTES, file: int = FILE_BYTES,
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+def confine(name: str) -> str | None:
+    """As root, put this process (and so all the kernel will start) in a cgroup of its own
+    named ``name``, with the course's kernel limits; None, or why there is none."""
+    from course.grading.sandbox import cgroups
+    from course.grading.settings import CourseSettings
+
+    why = cgroups.status()
+    if why is None:
+        group = cgroups.Group(name)
+        group.create(CourseSettings().kernel_limits())
+        group.join()
+    return why
+
+
 def drop_root(runtime: Path) -> None:
     """As root, hand the kernel's runtime folder to the kernel's own uid and become that uid
     before bwrap starts: its user namespace then maps nobody inside to that uid outside, not
     to root (bwrap maps the sandbox uid to its caller's)."""
     if os.geteuid() != 0:
         return
-    uid, gid = outside_ids()
+    uid, gid = outside_ids(runtime.parent / "uids")
     for path in (runtime, *runtime.iterdir()):
         os.chown(path, uid, gid, follow_symlinks=False)
     os.setgroups([])
@@ -241,8 +270,16 @@ def status_line() -> str | None:
         return ("the course-sandbox kernel provisioner is not installed (run `make install`): "
                 "no kernel can start")
     if os.geteuid() == 0:
-        return ("grading as root: each kernel and each judge of test cells runs as an "
+        from course.grading.sandbox import cgroups
+
+        line = ("grading as root: each kernel and each judge of test cells runs as an "
                 "unprivileged uid of its own (nobody inside its sandbox), with no capabilities")
+        why = cgroups.status()
+        if why is None:
+            limits = CourseSettings().kernel_limits()
+            return (f"{line}, each kernel in a cgroup of its own ({limits.cpus:g} CPU, "
+                    f"{limits.memory_bytes // 1024 ** 2} MiB, {limits.processes} processes)")
+        return f"{line}; {why}"
     return None
 
 
@@ -252,13 +289,17 @@ def main(argv: list[str]) -> None:
         sys.exit("bubblewrap (bwrap) is not installed: cannot start a sandboxed kernel")
     command = bwrap_argv(connection_file, Path.cwd().resolve())
     command[0] = shutil.which("bwrap")
-    limit_resources()
+    from course.grading.settings import CourseSettings
+
+    limit_resources(processes=CourseSettings().kernel_processes)
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, 1)  # ipykernel's connection banner; cell output travels over ZMQ instead
     os.chdir("/")      # nobody may not be able to stay in the grader's folder
+    runtime = Path(connection_file).resolve().parent
     if os.geteuid() == 0:
         open_the_way(kept_folders())
-    drop_root(Path(connection_file).resolve().parent)
+        confine(runtime.name)
+    drop_root(runtime)
     os.execv(command[0], command)
 
 

@@ -10,6 +10,8 @@ kernelspec), so plain ``nbgrader autograde`` and ``python -m course grade`` both
 * each kernel is told which course root and exchange to hide (``COURSE_ROOT``,
   ``COURSE_EXCHANGE`` in its environment, from the ``CourseSettings`` in the kernel manager's
   config), so the grader's own environment is never changed to carry them;
+* under a root grader the kernel's launcher puts it in a cgroup named for its runtime folder
+  (``kernel.confine``); cleaning up kills what is left in it and removes it;
 * the kernel writes into a size-limited copy of the submission folder that vanishes with it,
   so before the kernel is killed the grader copies the regular files it wrote back into the
   real folder (bounded, never following a link): the tamper scan still sees a module written
@@ -72,6 +74,11 @@ class SandboxProvisioner(LocalProvisioner):
 
     async def cleanup(self, restart: bool = False) -> None:
         await super().cleanup(restart)
+        if self.runtime is not None and os.geteuid() == 0:
+            from course.grading.sandbox import cgroups
+
+            # the kernel's launcher made it (kernel.confine); all in it die with the kernel
+            cgroups.Group(self.runtime.name).remove()
         if not restart and self.runtime is not None:
             shutil.rmtree(self.runtime, ignore_errors=True)
             self.runtime = None

@@ -1,0 +1,178 @@
+"""Each student's kernel, graded as root, is a uid and a cgroup of its own: one CPU, one memory
+limit (memfd files and SysV shared memory included) and one process limit for everything it
+starts; a hog is killed alone and its classmates keep their scores.
+
+One batch (two workers): honest classmates, a CPU burner whose many children spin for seconds,
+a kernel that fills many memfd files and one that fills a SysV segment, each past the memory
+limit. While it runs, a sampler looks at every sandbox process from the host: its uid, its
+cgroup and which student's folder it runs in.
+"""
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from course.grading.batch import pool as batch
+from course.grading.sandbox import cgroups
+from course.grading.sandbox import kernel as sandbox_kernel
+from harness import scratch_course, submission
+from hostile import A1, FULL, NAME, appended
+from tools import bwrap_found, require
+
+pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="cgroups are made by a root grader")
+
+MEMORY_MB = 256  # the class's limit, small so that the hogs reach it fast
+
+BURNER = '''
+import json, os, resource, time
+started = time.time()
+children = []
+for _ in range(60):
+    pid = os.fork()
+    if pid == 0:  # spins 6 s of wall time, sharing the kernel's pages
+        end = time.time() + 6
+        while time.time() < end:
+            pass
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.waitpid(pid, 0)
+wall = time.time() - started
+cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+json.dump({"children": len(children), "wall": wall, "cpu": cpu.ru_utime + cpu.ru_stime},
+          open("burner.json", "w"))
+'''
+
+MEMFD = '''
+import os
+block, held = b"x" * (1 << 20), []
+for _ in range(64):  # each file stays under the file-size rlimit; together past the cgroup's
+    fd = os.memfd_create("hog")
+    for _ in range(48):
+        os.write(fd, block)
+    held.append(fd)
+open("survived.txt", "w").write(str(len(held)))
+'''
+
+SYSV = '''
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+size = 2 * 1024 ** 3
+segment = libc.shmget(0, ctypes.c_size_t(size), 0o1600)  # IPC_PRIVATE, IPC_CREAT | 0600
+address = libc.shmat(segment, None, 0)
+ctypes.memset(ctypes.c_void_p(address), 1, size // 2)  # touched: 1 GiB of resident shared memory
+open("survived.txt", "w").write("1")
+'''
+
+HOGS = ("memfd-hog", "sysv-hog")
+
+
+def _sample(root: Path, seen: dict, stop: threading.Event) -> None:
+    """Record, for each student folder, the host uids and cgroups of the sandbox processes
+    running there (kernels' uids are in [OUTSIDE_BASE, + OUTSIDE_SPAN))."""
+    low, high = sandbox_kernel.OUTSIDE_BASE, sandbox_kernel.OUTSIDE_BASE + sandbox_kernel.OUTSIDE_SPAN
+    graded = str(root / "autograded") + "/"
+    while not stop.is_set():
+        for process in psutil.process_iter(["uids", "status"]):
+            uids = process.info["uids"]
+            if not uids or not low <= uids.real < high or process.info["status"] in (
+                    psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD):  # cgroup v1 moves the dead to /
+                continue
+            try:
+                cwd = process.cwd()
+                groups = Path(f"/proc/{process.pid}/cgroup").read_text()
+                if process.status() in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD):
+                    continue  # it died while we read
+            except (psutil.Error, OSError):
+                continue
+            if not cwd.startswith(graded):
+                continue
+            student = cwd[len(graded):].split("/")[0]
+            entry = seen.setdefault(student, {"uids": set(), "groups": set()})
+            entry["uids"].add(uids.real)
+            entry["groups"].update(line.split(":", 2)[2] for line in groups.splitlines()
+                                   if line.split(":")[1] in ("memory", "pids"))
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def graded():
+    require("bwrap", bwrap_found(), "the kernels are graded in the sandbox")
+    require("cgroups", cgroups.status() is None, f"{cgroups.status()}")
+    root = scratch_course([A1])
+    students = {f"honest-{n}": submission(A1) for n in range(1, 5)}
+    students["cpu-burner"] = appended({"understanding": BURNER})
+    students["memfd-hog"] = appended({"understanding": MEMFD})
+    students["sysv-hog"] = appended({"understanding": SYSV})
+    for student, nb in students.items():
+        (root / "submitted" / student / A1).mkdir(parents=True)
+        (root / "submitted" / student / A1 / NAME).write_text(json.dumps(nb))
+    seen, stop = {}, threading.Event()
+    sampler = threading.Thread(target=_sample, args=(root, seen, stop), daemon=True)
+    sampler.start()
+    os.environ["COURSE_KERNEL_MEMORY_MB"] = str(MEMORY_MB)
+    try:
+        outcomes = batch.grade(A1, root, jobs=2, budget=300, progress=lambda *a, **k: None)
+    finally:
+        del os.environ["COURSE_KERNEL_MEMORY_MB"]
+        stop.set()
+        sampler.join()
+    return dict(root=root, outcomes={o.student_id: o for o in outcomes}, seen=seen)
+
+
+def test_honest_classmates_and_the_burner_keep_full_marks(graded):
+    outcomes = graded["outcomes"]
+    for student in ("honest-1", "honest-2", "honest-3", "honest-4", "cpu-burner"):
+        assert (outcomes[student].status, outcomes[student].score) == ("graded", FULL), \
+            outcomes[student]
+
+
+def test_each_students_kernel_has_a_uid_of_its_own(graded):
+    seen = graded["seen"]
+    assert set(graded["outcomes"]) <= set(seen), f"the sampler missed kernels: {sorted(seen)}"
+    owners = {}
+    for student, entry in seen.items():
+        for uid in entry["uids"]:
+            assert owners.setdefault(uid, student) == student, \
+                f"uid {uid} ran both {owners[uid]}'s and {student}'s kernel"
+    assert not set(owners) & {0, os.getuid()}
+
+
+def test_each_students_kernel_has_a_cgroup_of_its_own(graded):
+    owners = {}
+    for student, entry in graded["seen"].items():
+        assert entry["groups"], f"{student}'s kernel was in no cgroup"
+        for group in entry["groups"]:
+            assert f"/{cgroups.FOLDER}/kernel-" in group, (student, group)
+            assert owners.setdefault(group, student) == student, group
+
+
+def test_the_burners_children_share_one_cpu(graded):
+    record = json.loads((graded["root"] / "autograded" / "cpu-burner" / A1 / "burner.json")
+                        .read_text())
+    assert record["children"] == 60
+    # 60 children spinning 6 s each need 360 CPU-s; one CPU gives them about their wall time
+    assert record["cpu"] <= 1.1 * record["wall"] + 0.5, record
+
+
+@pytest.mark.parametrize("student", HOGS)
+def test_a_memory_hog_outside_its_address_space_kills_only_its_own_kernel(graded, student):
+    outcome = graded["outcomes"][student]
+    assert outcome.status != "graded" and outcome.score is None, outcome
+    assert "kernel" in outcome.reason and "died" in outcome.reason, outcome.reason
+    assert not (graded["root"] / "autograded" / student / A1 / "survived.txt").exists()
+
+
+def test_no_cgroup_outlives_its_kernel(graded):
+    names = {group.rsplit("/", 1)[1] for entry in graded["seen"].values()
+             for group in entry["groups"]}
+    for controller in cgroups.CONTROLLERS:
+        parent = (cgroups.HIERARCHIES / controller / cgroups.own_group(controller).lstrip("/")
+                  / cgroups.FOLDER)
+        left = {p.name for p in parent.iterdir() if p.is_dir()} & names
+        assert not left, f"{controller}: {sorted(left)}"
