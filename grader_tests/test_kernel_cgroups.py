@@ -70,6 +70,7 @@ open("survived.txt", "w").write("1")
 '''
 
 HOGS = ("memfd-hog", "sysv-hog")
+PF_EXITING = 0x4  # /proc/<pid>/stat's flags: the process is on its way out
 
 
 def _sample(root: Path, seen: dict, stop: threading.Event) -> None:
@@ -86,8 +87,10 @@ def _sample(root: Path, seen: dict, stop: threading.Event) -> None:
             try:
                 cwd = process.cwd()
                 groups = Path(f"/proc/{process.pid}/cgroup").read_text()
-                if process.status() in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD):
-                    continue  # it died while we read
+                flags = int(Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1]
+                            .split()[6])
+                if flags & PF_EXITING:
+                    continue  # cgroup v1 moves a process to / as it exits
             except (psutil.Error, OSError):
                 continue
             if not cwd.startswith(graded):

@@ -42,6 +42,13 @@ class CourseSettings(Configurable):
                    "COURSE_SANDBOX=0 turns it off; where bwrap is not installed, grading runs "
                    "unsandboxed and says so.",
     ).tag(config=True, env="COURSE_SANDBOX")
+    warm_kernels = Bool(
+        True, help="Grading workers (python -m course grade, a cluster's) fork each student's "
+                   "kernel from a warm template that has imported what kernels need, into a "
+                   "sandbox of the kernel's own (docs/sandbox.md), under a root grader. "
+                   "COURSE_WARM_KERNELS=0 starts every kernel cold in bubblewrap, as plain "
+                   "nbgrader autograde always does.",
+    ).tag(config=True, env="COURSE_WARM_KERNELS")
     cell_timeout = Int(
         30, help="Seconds per cell (nbgrader's Execute.timeout); the slowest correct cell takes "
                  "well under 1. Tests shorten it.",
@@ -102,6 +109,10 @@ class CourseSettings(Configurable):
     @default("sandbox")
     def _sandbox(self):
         return self._from_environment("sandbox")
+
+    @default("warm_kernels")
+    def _warm_kernels(self):
+        return self._from_environment("warm_kernels")
 
     @default("cell_timeout")
     def _cell_timeout(self):

@@ -18,13 +18,14 @@ from pathlib import Path
 
 from course.grading.batch import attempts, nbgrader_log
 from course.grading.intake.handed_in import course_id, db_url, submitted_students, unreadable, unsafe_id
-from course.grading.course_dir import ROOT, nbgrader_api, tool_env
+from course.grading.course_dir import ROOT, course_settings, nbgrader_api, tool_env
 from course.grading.logs import output_to, run_log, student_log
 from course.grading.nbgrader_hooks import runs
 from course.grading.exports.gradebook_csv import score_text, shorten
 from course.grading.outcome import Outcome, Status, settled
 from course.grading.sandbox import cgroups
 from course.grading.sandbox.kernel import build_font_cache
+from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Template
 from course.grading.gradebook.shared import prepare
 from course.grading.second_opinion.scan import Finding, new_python_files, scan_submission
 
@@ -51,11 +52,30 @@ def grade_one(api, root: Path, assignment: str, student: str,
     opinion, and with ``feedback`` their feedback; library output to the run log. Returns the
     outcome and the feedback problem a TA must hear about (or "")."""
     problem = ""
+    _use_template(root)
     with output_to(run_log(root, assignment)):
         outcome = _grade(api, root, assignment, student)
         if feedback and outcome.status != Status.NOT_GRADED:
             problem = write_feedback(api, root, assignment, student)
     return outcome, problem
+
+
+_TEMPLATE = Template()
+
+
+def _use_template(root: Path) -> None:
+    """Have this worker's kernels forked from its warm template (started, or replaced if it
+    died), when the course's settings want it and it can run here; else started cold."""
+    settings = course_settings(root)
+    address = None
+    if settings.warm_kernels and settings.sandboxed():
+        _TEMPLATE.log = root / "logs" / "template.log"
+        _TEMPLATE.log.parent.mkdir(exist_ok=True)
+        address = _TEMPLATE.ensure()
+    if address:
+        os.environ[COURSE_TEMPLATE_SOCKET] = address
+    else:
+        os.environ.pop(COURSE_TEMPLATE_SOCKET, None)
 
 
 def write_feedback(api, root: Path, assignment: str, student: str | None = None) -> str:

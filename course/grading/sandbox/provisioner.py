@@ -106,8 +106,15 @@ class SandboxProvisioner(LocalProvisioner):
             os.close(inside)
 
     def _sandbox_pid(self) -> int | None:
-        """The host pid of the sandbox's first process (whose root is the sandbox's root)."""
+        """The host pid of the sandbox's first process (whose root is the sandbox's root): a
+        warm kernel's, as its launcher wrote it (template.start_in), else bwrap's child."""
         import psutil
+
+        if self.runtime is not None:
+            try:
+                return int(self.runtime.with_suffix(".pid").read_text())
+            except (OSError, ValueError):
+                pass
 
         try:
             children = psutil.Process(self.process.pid).children() if self.process else []

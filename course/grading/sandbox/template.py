@@ -1,0 +1,185 @@
+"""The warm template: one per grading worker, a process that has imported what every graded
+kernel needs, and forks each student's kernel from there (``warm.start``) instead of starting
+a fresh interpreter in bubblewrap.
+
+It never runs student code and holds nothing secret: it starts before any student, from the
+worker's environment less the gradebook's address, and is told per kernel only what the
+kernel's own launcher knows (connection file, folder, environment). Three parts:
+
+* ``serve`` — the template: imports, then answers on a unix socket in a folder only the
+  grader may enter (hidden from every kernel). Each connection is one kernel: it forks it,
+  kills it when the connection drops, and sends its exit status when it ends.
+* ``Template`` — the worker's handle: started before the first student, replaced when it has
+  died (the student in flight, whose kernel died with it, is retried as any dead kernel is).
+* ``start_in`` — the kernel launcher's side (``kernel.main``, as the kernelspec runs it): asks
+  the template for the kernel and stands for it until it ends, so jupyter_client's provisioner
+  waits for, signals and kills it as it would the bwrap kernel.
+
+Only for a root grader (the uid per student needs root); a template that cannot be reached
+leaves the launcher to start the kernel cold, in bubblewrap.
+"""
+import json
+import os
+import select
+import signal
+import socket
+import sys
+from pathlib import Path
+
+SOCKET_NAME = "template.sock"
+# Set by a worker for its kernels' launchers (not a setting: no one else sets it).
+COURSE_TEMPLATE_SOCKET = "COURSE_TEMPLATE_SOCKET"
+READY = "template ready"
+# What each graded kernel and the course's notebooks import: loaded once, here.
+WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
+                "IPython.core.completer", "matplotlib_inline.backend_inline", "ipywidgets",
+                "matplotlib.pyplot", "numpy", "tiktoken", "course.lessons")
+
+
+def warm_up() -> None:
+    """Import what kernels need and load the tokenizer's encoding (no student is here yet)."""
+    import importlib
+    import pkgutil
+
+    for name in WARM_MODULES:
+        importlib.import_module(name)
+    import course.lessons
+
+    for module in pkgutil.iter_modules(course.lessons.__path__, "course.lessons."):
+        importlib.import_module(module.name)
+    from course.lessons import tokens
+
+    tokens.encoding()
+
+
+def serve(folder: Path) -> None:
+    """The template's loop: fork a kernel per connection, until the worker goes."""
+    from course.grading.sandbox import namespaces, warm
+
+    namespaces.die_with_parent()
+    worker = os.getppid()
+    del sys.path[0]  # the folder it was started in: no kernel should import from there
+    os.chdir("/")
+    warm_up()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(folder / SOCKET_NAME))
+    listener.listen(64)
+    print(READY, flush=True)
+    kernels: dict[int, tuple[socket.socket, int]] = {}   # pidfd -> (connection, keeper pid)
+    by_connection: dict[int, int] = {}                   # connection fd -> pidfd
+    while os.getppid() == worker:
+        readable, _, _ = select.select([listener, *kernels, *by_connection], [], [], 1.0)
+        for fd in readable:
+            if fd is listener:
+                _fork_kernel(listener, kernels, by_connection, warm)
+            elif fd in kernels:
+                connection, keeper = kernels.pop(fd)
+                by_connection.pop(connection.fileno(), None)
+                _, status = os.waitpid(keeper, 0)
+                try:
+                    connection.sendall((json.dumps({"exit": os.waitstatus_to_exitcode(status)})
+                                        + "\n").encode())
+                except OSError:
+                    pass
+                connection.close()
+                os.close(fd)
+            elif fd in by_connection:  # the launcher went (killed): so does its kernel
+                pidfd = by_connection.pop(fd)
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+
+
+def _fork_kernel(listener, kernels, by_connection, warm) -> None:
+    connection, _ = listener.accept()
+    try:
+        message, fds, _, _ = socket.recv_fds(connection, 1 << 20, 3)
+        request = json.loads(message)
+    except (OSError, ValueError):
+        connection.close()
+        return
+    template = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        listener.close()
+        warm.start(request, connection.fileno(), list(fds), template)
+    for fd in fds:
+        os.close(fd)
+    pidfd = os.pidfd_open(pid)
+    kernels[pidfd] = (connection, pid)
+    by_connection[connection.fileno()] = pidfd
+
+
+class Template:
+    """A worker's template: started on first use, replaced when it has died."""
+
+    def __init__(self, log: Path | None = None):
+        self.process = None  # the template's subprocess.Popen
+        self.folder: Path | None = None
+        self.log = log
+
+    def ensure(self) -> str | None:
+        """The template's socket, (re)starting the template if needed; None if it cannot run
+        here (not root, or it did not come up: kernels then start cold)."""
+        if os.geteuid() != 0:
+            return None
+        if self.process is not None and self.process.poll() is None:
+            return str(self.folder / SOCKET_NAME)
+        import subprocess
+        import tempfile
+
+        from course.grading.sandbox.provisioner import runtime_base
+
+        self.folder = Path(tempfile.mkdtemp(prefix="template-", dir=runtime_base()))
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOCKET)}
+        env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", PYTHONNOUSERSITE="1")
+        errors = open(self.log, "a") if self.log else subprocess.DEVNULL  # its tracebacks
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "course.grading.sandbox.template", str(self.folder)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, env=env,
+            cwd="/", text=True)
+        if errors is not subprocess.DEVNULL:
+            errors.close()
+        ready, _, _ = select.select([self.process.stdout], [], [], 60)
+        if not ready or self.process.stdout.readline().strip() != READY:
+            self.stop()
+            return None
+        return str(self.folder / SOCKET_NAME)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+def start_in(address: str, connection_file: str, cwd: Path) -> int | None:
+    """The launcher's side: have the template at ``address`` start this kernel, then wait for
+    it. Returns its exit status, or None when no template answered (start it cold)."""
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        client.connect(address)
+    except OSError:
+        return None
+    quiet = os.open(os.devnull, os.O_RDWR)
+    request = {"connection_file": connection_file, "cwd": str(cwd), "env": dict(os.environ)}
+    socket.send_fds(client, [json.dumps(request).encode()], [quiet, quiet, 2])
+    os.close(quiet)
+    replies = client.makefile("r")
+    pid_file = Path(connection_file).parent.with_suffix(".pid")
+    try:
+        for line in replies:
+            reply = json.loads(line)
+            if "pid" in reply:
+                pid_file.write_text(str(reply["pid"]))  # where bring-back finds its files
+            elif "error" in reply:
+                print(f"the warm template could not start the kernel: {reply['error']}",
+                      file=sys.stderr)
+            elif "exit" in reply:
+                return reply["exit"] & 0xFF
+        return 1  # the template went away: the kernel died with it
+    finally:
+        pid_file.unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    serve(Path(sys.argv[1]))

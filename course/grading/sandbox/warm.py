@@ -1,0 +1,211 @@
+"""A student's kernel forked from the warm template (``template.py``), in a sandbox of its own.
+
+The fork (``confine_and_fork``, run as root in the template's child) builds, before a byte of
+the student's is read, what ``kernel.bwrap_argv`` asks bubblewrap for: a cgroup and a host uid
+of this kernel's own; new mount, network (loopback only), IPC, UTS and pid namespaces; the file
+system read-only, with the course roots, the exchange, homes and service data covered by empty
+tmpfs (the interpreter, ``.venv/`` and ``course/`` bound back), the submission *copied* into a
+sized tmpfs at its path (its notebooks empty), a sized ``/tmp`` and ``/dev/shm``, a minimal
+``/dev`` and its own ``/proc``; the rlimits. Then the kernel (pid 1 of its pid namespace, so
+all it starts dies with it) becomes its uid, enters a user namespace of its own as nobody
+that may make no further one, drops every capability, sets no-new-privileges, and runs
+ipykernel in the interpreter the template warmed up.
+
+Its parent, the *keeper*, stays outside the pid namespace as that uid: it tells the grader the
+kernel's host pid and exits with the kernel's status. Both die when the template dies.
+"""
+import json
+import os
+import stat
+import sys
+import traceback
+from pathlib import Path
+
+from course.grading.sandbox import cgroups, kernel, namespaces as ns
+from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET
+
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+DROPPED = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOCKET)
+
+
+def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None:
+    """In the template's (pid ``template``) fresh child, as root: build the sandbox, fork the
+    kernel, keep it. Never returns."""
+    try:
+        _close_all_but({reply_fd, *stdio})
+        quiet = os.open(os.devnull, os.O_RDWR)
+        os.dup2(quiet, 0)
+        os.dup2(quiet, 1)  # the template's own stdout is the worker's pipe
+        os.close(quiet)
+        os.setsid()
+        env = {k: v for k, v in request["env"].items() if k not in DROPPED}
+        os.environ.clear()
+        os.environ.update(env)
+        connection = Path(request["connection_file"])
+        workdir, runtime = Path(request["cwd"]), connection.parent
+        group = cgroups.Group(runtime.name) if cgroups.status() is None else None
+        if group is not None:
+            from course.grading.settings import CourseSettings
+
+            group.create(CourseSettings().kernel_limits())
+            group.join()
+        uid, gid = kernel.outside_ids(runtime.parent / "uids")
+        for path in (runtime, *runtime.iterdir()):
+            os.chown(path, uid, gid, follow_symlinks=False)
+        ns.unshare(ns.CLONE_NEWNS | ns.CLONE_NEWNET | ns.CLONE_NEWIPC | ns.CLONE_NEWUTS
+                   | ns.CLONE_NEWPID)
+        build_file_system(workdir, runtime, uid, gid)
+        ns.loopback_up()
+        from course.grading.settings import CourseSettings
+
+        kernel.limit_resources(processes=CourseSettings().kernel_processes)
+        read_end, write_end = os.pipe()  # the kernel sees EOF here if its keeper is gone
+        pid = os.fork()
+        if pid == 0:
+            os.close(write_end)
+            os.close(reply_fd)
+            _kernel(connection, workdir, uid, gid, stdio, read_end)
+        os.close(read_end)
+        for fd in stdio:
+            os.close(fd)
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid)
+        ns.die_with_parent()
+        if os.getppid() != template:
+            os._exit(1)  # the template died before we would have died with it
+        os.write(reply_fd, (json.dumps({"pid": pid}) + "\n").encode())
+        os.close(reply_fd)
+        _, status = os.waitpid(pid, 0)
+        os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+    except BaseException as error:
+        try:
+            message = f"{type(error).__name__}: {error}"
+            os.write(reply_fd, (json.dumps({"error": message}) + "\n").encode())
+            traceback.print_exc()
+        finally:
+            os._exit(1)
+
+
+def _close_all_but(keep: set[int]) -> None:
+    """Close every descriptor the template had (its socket, other students' connections)."""
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd > 2 and fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def build_file_system(workdir: Path, runtime: Path, uid: int, gid: int) -> None:
+    """In this process's new mount namespace (as root): the view of ``kernel.bwrap_argv``."""
+    ns.mount(None, "/", None, ns.MS_REC | ns.MS_PRIVATE)
+    keep = {folder: os.open(folder, os.O_PATH | os.O_DIRECTORY) for folder in kernel.kept_folders()}
+    devices = {name: os.open(f"/dev/{name}", os.O_PATH) for name in DEVICES}
+    runtime_fd = os.open(runtime, os.O_PATH | os.O_DIRECTORY)
+    source = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    hidden = kernel.hidden_roots() + [runtime.parent]
+    _tmpfs("/tmp", kernel.TMP_BYTES, 0o1777)
+    _dev(devices)
+    for folder in sorted(hidden):
+        folder.mkdir(parents=True, exist_ok=True)
+        _tmpfs(str(folder), kernel.HIDDEN_BYTES, 0o755)
+    for folder, fd in keep.items():
+        _bind(fd, folder)
+    runtime.mkdir(parents=True, exist_ok=True)
+    _bind(runtime_fd, runtime)
+    workdir.mkdir(parents=True, exist_ok=True)
+    _tmpfs(str(workdir), kernel.WORKSPACE_BYTES, 0o755)
+    os.chown(workdir, uid, gid)
+    copy_workspace(source, workdir, uid, gid)
+    for fd in (*keep.values(), *devices.values(), runtime_fd, source):
+        os.close(fd)
+    ns.set_mount_attributes("/", set_=ns.MOUNT_ATTR_RDONLY | ns.MOUNT_ATTR_NOSUID, recursive=True)
+    for writable in ("/tmp", "/dev/shm", str(runtime), str(workdir)):
+        ns.set_mount_attributes(writable, clear=ns.MOUNT_ATTR_RDONLY)
+
+
+def _tmpfs(target: str, size: int, mode: int, flags: int = ns.MS_NOSUID | ns.MS_NODEV) -> None:
+    ns.mount("tmpfs", target, "tmpfs", flags, f"size={size},mode={mode:o}")
+
+
+def _bind(fd: int, target: Path) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    ns.mount(f"/proc/self/fd/{fd}", str(target), None, ns.MS_BIND | ns.MS_REC)
+
+
+def _dev(devices: dict[str, int]) -> None:
+    """A minimal ``/dev``: the harmless devices, the standard links and a sized ``/dev/shm``."""
+    _tmpfs("/dev", 1024 ** 2, 0o755, ns.MS_NOSUID)
+    for name, fd in devices.items():
+        open(f"/dev/{name}", "w").close()
+        ns.mount(f"/proc/self/fd/{fd}", f"/dev/{name}", None, ns.MS_BIND)
+    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        os.symlink(target, f"/dev/{name}")
+    os.mkdir("/dev/shm")
+    _tmpfs("/dev/shm", kernel.TMP_BYTES, 0o1777)
+
+
+def copy_workspace(src: int, dest: Path, uid: int, gid: int, depth: int = 0) -> None:
+    """Copy the regular files and folders of directory fd ``src`` into ``dest``, owned by the
+    kernel's uid; links, devices and fifos are skipped, and the notebooks at the top are empty
+    and unreadable (the one being graded holds the hidden tests)."""
+    for entry in sorted(os.scandir(src), key=lambda e: e.name):
+        mode = entry.stat(follow_symlinks=False).st_mode
+        target = dest / entry.name
+        if depth == 0 and entry.name.endswith(".ipynb") and stat.S_ISREG(mode):
+            target.touch()
+            os.chmod(target, 0)  # root's: the kernel may not open it (as under bwrap)
+        elif stat.S_ISREG(mode):
+            fd = os.open(entry.name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=src)
+            with os.fdopen(fd, "rb") as fin, open(target, "wb") as fout:
+                while chunk := fin.read(1 << 20):
+                    fout.write(chunk)
+            os.chmod(target, 0o644)
+            os.chown(target, uid, gid)
+        elif stat.S_ISDIR(mode) and depth < 8:
+            target.mkdir(0o755)
+            os.chown(target, uid, gid)
+            sub = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=src)
+            try:
+                copy_workspace(sub, target, uid, gid, depth + 1)
+            finally:
+                os.close(sub)
+
+
+def _kernel(connection: Path, workdir: Path, uid: int, gid: int, stdio: list[int],
+            keeper: int) -> None:
+    """Pid 1 of the new pid namespace: its own /proc, nobody in a user namespace of its own
+    with no capability, then ipykernel. Never returns."""
+    try:
+        ns.mount("proc", "/proc", "proc", ns.MS_NOSUID | ns.MS_NODEV | ns.MS_NOEXEC)
+        os.chdir(workdir)
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid)
+        ns.unshare(ns.CLONE_NEWUSER)
+        ns.map_to_nobody(uid, gid)
+        with open("/proc/sys/user/max_user_namespaces", "w") as handle:
+            handle.write("0")
+        ns.drop_capabilities()
+        ns.die_with_parent()
+        import select
+
+        if select.select([keeper], [], [], 0)[0]:
+            os._exit(1)  # the keeper died before we would have died with it
+        for target, fd in enumerate(stdio):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.environ.update(HOME="/tmp", MPLBACKEND="Agg")
+        sys.argv = [sys.executable, "-f", str(connection)]
+        from ipykernel import kernelapp
+
+        kernelapp.launch_new_instance()
+    except SystemExit as done:
+        os._exit(done.code if isinstance(done.code, int) else 1)
+    except BaseException:
+        traceback.print_exc()
+        os._exit(1)
+    os._exit(0)
