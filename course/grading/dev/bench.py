@@ -6,14 +6,18 @@
 * run-all of every instructor notebook in a fresh kernel;
 * token-chunker throughput (the instructor's ``chunk_by_tokens``);
 * a class of ``--students`` solved submissions graded by plain ``nbgrader autograde`` and by
-  ``python -m course grade --jobs N`` (the same course settings, separate scratch copies),
+  ``python -m course grade --jobs N`` (the same course settings, separate scratch copies; as
+  root also with ``COURSE_WARM_KERNELS=0``, every kernel started cold in bubblewrap),
   each timed as the whole command a TA waits for, with its CPU use (``--rounds`` pairs in
   turn, and the median ratio: this shared machine's speed drifts by a third between runs);
 * one grader against two at once on one PostgreSQL gradebook (``bench_graders.py``);
 * kernel start: seconds from start to a kernel that answers, plain ``python3`` and the
   ``course-sandbox`` kernel (median of a few starts, in a scratch submission folder);
 * stalls: ``--stall-runs`` autogrades of a notebook that displays ipywidgets (``interact``
-  and ``Output``), counting notebooks in which any cell hit its timeout;
+  and ``Output``), counting notebooks in which any cell hit its timeout (``--grading-only``
+  counts them too);
+* ``--burner``: ten honest classmates' grading seconds beside a student who sleeps and beside
+  one whose 60 children burn CPU (each kernel's cgroup gives it one CPU, under a root grader);
 * ``--cluster``: the same class graded by the local command (``--jobs 1``, ``--jobs 2``) and on
   a Dask cluster of this machine (a scheduler and one, then two, workers as processes, over TLS):
   seconds per submission, and what a task costs beyond the local command's work;
@@ -203,12 +207,13 @@ def _busy_seconds() -> float:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def _timed(argv: list[str], root: Path) -> tuple[float, float]:
-    """(wall seconds, CPU seconds the machine was busy) of one command run in ``root``;
-    run it on an otherwise idle machine, since the CPU is counted machine-wide."""
+def _timed(argv: list[str], root: Path, **env: str) -> tuple[float, float]:
+    """(wall seconds, CPU seconds the machine was busy) of one command run in ``root`` (with
+    ``env`` added to its environment); run it on an otherwise idle machine, since the CPU is
+    counted machine-wide."""
     before = _busy_seconds()
     started = time.perf_counter()
-    subprocess.run(argv, cwd=root, env=tool_env(), stdout=subprocess.DEVNULL,
+    subprocess.run(argv, cwd=root, env={**tool_env(), **env}, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=True)
     wall = time.perf_counter() - started
     return wall, _busy_seconds() - before
@@ -218,18 +223,76 @@ def plain_vs_parallel(students: int, jobs: int) -> dict[str, tuple[float, float]
     """The whole commands a TA waits for, on two copies of one class, one after the other:
     plain ``nbgrader autograde`` (grades only) and ``python -m course grade --jobs N``
     (grades, feedback, CSVs, class report). Name -> (wall seconds, CPU seconds)."""
-    plain_root, course_root = _class(students), _class(students)
+    roots = [_class(students) for _ in range(3 if os.geteuid() == 0 else 2)]
+    course = lambda root: [str(BIN / "python"), "-m", "course", "grade", A1, "--jobs", str(jobs),
+                           "--course", str(root)]
     try:
-        return {
+        timings = {
             "plain nbgrader autograde": _timed(
-                [str(BIN / "nbgrader"), "autograde", A1, "--create", "--force"], plain_root),
-            f"python -m course grade --jobs {jobs}": _timed(
-                [str(BIN / "python"), "-m", "course", "grade", A1, "--jobs", str(jobs),
-                 "--course", str(course_root)], course_root),
+                [str(BIN / "nbgrader"), "autograde", A1, "--create", "--force"], roots[0]),
+            f"python -m course grade --jobs {jobs}": _timed(course(roots[1]), roots[1]),
         }
+        if len(roots) > 2:  # a root grader forks warm kernels; this is the same, cold
+            timings[f"python -m course grade --jobs {jobs}, kernels cold "
+                    "(COURSE_WARM_KERNELS=0)"] = _timed(course(roots[2]), roots[2],
+                                                       COURSE_WARM_KERNELS="0")
+        return timings
     finally:
-        shutil.rmtree(plain_root, ignore_errors=True)
-        shutil.rmtree(course_root, ignore_errors=True)
+        for root in roots:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+BURNER = """
+import os, time
+children = []
+for _ in range(60):
+    pid = os.fork()
+    if pid == 0:  # 60 children spin for 10 s of wall time
+        end = time.time() + 10
+        while time.time() < end:
+            pass
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.waitpid(pid, 0)
+"""
+SLEEPER = "import time\ntime.sleep(10)"
+
+
+def beside_a_burner(honest: int = 10, jobs: int = 2) -> dict[str, float]:
+    """Seconds each of ``honest`` classmates takes to grade (mean of their attempts) when the
+    class also holds a student who sleeps 10 s, and when it holds one whose 60 children burn
+    CPU for 10 s instead (graded first, so it runs beside them)."""
+    seconds = {}
+    for name, code in (("beside a sleeper", SLEEPER), ("beside a CPU burner", BURNER)):
+        root = _class(honest)
+        try:
+            release = notebooks(root, A1, "release")[0]
+            nb = reference_submission(notebooks(root, A1, "source")[0], release)
+            nb.cells.append(nbformat.v4.new_code_cell(code))
+            folder = root / "submitted" / "aaa-first" / A1
+            folder.mkdir(parents=True)
+            nbformat.write(nb, folder / release.name)
+            started = time.perf_counter()
+            outcomes = batch.grade(A1, root, jobs=jobs, progress=lambda *a, **k: None)
+            seconds[f"{name}, whole class"] = time.perf_counter() - started
+            times = [t.seconds for o in outcomes if o.student_id != "aaa-first"
+                     for t in attempts(root, A1, o.student_id)[-1:]]
+            seconds[name] = statistics.mean(times)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    return seconds
+
+
+def _burner_figures(figures: Figures) -> None:
+    seconds = beside_a_burner()
+    sleeper, burner = seconds["beside a sleeper"], seconds["beside a CPU burner"]
+    figures.add("burner", "A CPU burner in the class",
+                f"10 honest classmates, --jobs 2, each graded in {sleeper:.2f} s beside a "
+                f"student who sleeps 10 s and {burner:.2f} s beside one whose 60 children burn "
+                f"CPU for 10 s ({burner / sleeper - 1:+.0%}; whole class "
+                f"{seconds['beside a sleeper, whole class']:.1f} s and "
+                f"{seconds['beside a CPU burner, whole class']:.1f} s)")
 
 
 def similarity_seconds(students: int) -> float:
@@ -299,7 +362,7 @@ def _grading_figures(figures: Figures, students: int, jobs: int, rounds: int = 1
                 f"{wall / students:.2f} s each, CPU {cpu / students:.2f} s each "
                 f"({cpu / wall / (os.cpu_count() or 1):.0%} of {os.cpu_count()} cores, "
                 "machine-wide)")
-        (plain, _), (course, _) = timings.values()
+        (plain, _), (course, _), *_ = timings.values()
         ratios.append(plain / course)
     add(f"  the course's command is {statistics.median(ratios):.2f}x plain nbgrader's speed"
         + (f" (median of {rounds} rounds: {', '.join(f'{r:.2f}x' for r in ratios)})"
@@ -373,6 +436,12 @@ def _lesson_figures(figures: Figures) -> None:
     add(f"chunk_by_tokens: {token_throughput():,.0f} tokens/s")
 
 
+def _stall_figures(figures: Figures, runs: int, jobs: int) -> None:
+    stalled, graded = stalls(runs, jobs)
+    figures.add("stalls", "Stalls",
+                f"stalls: {stalled} of {graded} widget notebooks graded hit a cell timeout")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -388,6 +457,8 @@ def main(argv=None) -> None:
                         help="only plain nbgrader against the course's command")
     parser.add_argument("--no-write", action="store_true",
                         help=f"print only; do not update {PERFORMANCE.relative_to(ROOT)}")
+    parser.add_argument("--burner", action="store_true",
+                        help="only honest classmates graded beside a sleeper and a CPU burner")
     parser.add_argument("--cluster", action="store_true",
                         help="only the local command against a Dask cluster of this machine")
     args = parser.parse_args(argv)
@@ -400,6 +471,10 @@ def main(argv=None) -> None:
         _student_wheel_figures(figures)
     elif args.grading_only:
         _grading_figures(figures, args.students, args.jobs, args.rounds)
+        if args.stall_runs:
+            _stall_figures(figures, args.stall_runs, args.jobs)
+    elif args.burner:
+        _burner_figures(figures)
     else:
         _lesson_figures(figures)
         for kernel in ("python3", "course-sandbox"):
@@ -413,9 +488,8 @@ def main(argv=None) -> None:
         figures.add("similarity", "The similarity check",
                     f"similarity check, {args.students} submissions of {A1}: "
                     f"{similarity_seconds(args.students):.1f} s")
-        stalled, graded = stalls(args.stall_runs, args.jobs)
-        figures.add("stalls", "Stalls",
-                    f"stalls: {stalled} of {graded} widget notebooks graded hit a cell timeout")
+        _stall_figures(figures, args.stall_runs, args.jobs)
+        _burner_figures(figures)
         _student_wheel_figures(figures)
     if not args.no_write:
         print(f"figures written to {figures.write().relative_to(ROOT)}", flush=True)

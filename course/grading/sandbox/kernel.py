@@ -277,8 +277,11 @@ def status_line() -> str | None:
         why = cgroups.status()
         if why is None:
             limits = CourseSettings().kernel_limits()
+            warm = (", forked from its worker's warm template" if CourseSettings().warm_kernels
+                    else "")
             return (f"{line}, each kernel in a cgroup of its own ({limits.cpus:g} CPU, "
-                    f"{limits.memory_bytes // 1024 ** 2} MiB, {limits.processes} processes)")
+                    f"{limits.memory_bytes // 1024 ** 2} MiB, {limits.processes} processes)"
+                    f"{warm}")
         return f"{line}; {why}"
     return None
 
