@@ -30,6 +30,9 @@ SOCKET_NAME = "template.sock"
 # Set by a worker for its kernels' launchers (not a setting: no one else sets it).
 COURSE_TEMPLATE_SOCKET = "COURSE_TEMPLATE_SOCKET"
 READY = "template ready"
+# What no kernel may see, so no launcher sends it: the kernel is a fork of what the template
+# received for it, so a value it was only told to drop would stay in its memory.
+NOT_FOR_KERNELS = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOCKET)
 # What each graded kernel and the course's notebooks import: loaded once, here.
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
                 "IPython.core.completer", "matplotlib_inline.backend_inline", "ipywidgets",
@@ -129,8 +132,7 @@ class Template:
         from course.grading.sandbox.provisioner import runtime_base
 
         self.folder = Path(tempfile.mkdtemp(prefix="template-", dir=runtime_base()))
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOCKET)}
+        env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_KERNELS}
         env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", PYTHONNOUSERSITE="1")
         errors = open(self.log, "a") if self.log else subprocess.DEVNULL  # its tracebacks
         self.process = subprocess.Popen(
@@ -161,7 +163,8 @@ def start_in(address: str, connection_file: str, cwd: Path) -> int | None:
     except OSError:
         return None
     quiet = os.open(os.devnull, os.O_RDWR)
-    request = {"connection_file": connection_file, "cwd": str(cwd), "env": dict(os.environ)}
+    env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_KERNELS}
+    request = {"connection_file": connection_file, "cwd": str(cwd), "env": env}
     socket.send_fds(client, [json.dumps(request).encode()], [quiet, quiet, 2])
     os.close(quiet)
     replies = client.makefile("r")
