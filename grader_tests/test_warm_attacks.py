@@ -223,6 +223,7 @@ KILLER = '''
     time.sleep(1)
     R["alive"] = True
     # the run log the kernel's stderr is: it may write there, but may it wipe it?
+    os.write(2, b"the kernel's own stderr: " + "{token}"[::-1].encode() + b"\\n")
     R["stderr"] = os.readlink("/proc/self/fd/2")
     R["stderr_size"] = os.fstat(2).st_size
     R["truncate_stderr"] = err(lambda: os.ftruncate(2, 0))
@@ -273,7 +274,7 @@ def attacked():
     students = {name: submission(A1) for name in HONEST}
     students["a-memory"] = appended({"understanding": _attack(MEMORY, **fill)})
     students["b-reach"] = appended({"understanding": _attack(REACH, **fill)})
-    students["c-killer"] = appended({"understanding": _attack(KILLER, **fill)})
+    students["c-killer"] = appended({"understanding": _attack(KILLER, token=token[::-1], **fill)})
     for student, nb in students.items():
         (root / "submitted" / student / A1).mkdir(parents=True)
         nbformat.write(nb, root / "submitted" / student / A1 / NAME)
@@ -407,3 +408,5 @@ def test_the_grader_s_run_log_cannot_be_wiped(attacked):
     assert record["reopen_stderr"] != "ok"
     assert record["truncate_stderr"] != "ok" or record["stderr_size_after"] == record["stderr_size"], record
     assert "logs/" not in record["stderr"], record["stderr"]
+    log = (attacked["root"] / "logs" / f"{A1}.log").read_text()
+    assert f"the kernel's own stderr: {attacked['token']}" in log  # still reaches the TA
