@@ -36,10 +36,12 @@ HIDDEN_BYTES = 64 * 1024            # the empty, read-only folders that hide the
 SANDBOX_UID = SANDBOX_GID = 65534   # nobody / nogroup: who the kernel is inside its sandbox
 OUTSIDE_BASE = 2_000_000_000        # + the kernel's pid: who it is on the host when root grades
 # Where other people's and services' files live: every user's home (a TA's clone, another
-# course), service data (PostgreSQL's, mail, spools, backups), mounts. Covered whole; what the
-# kernel needs under them (the interpreter, .venv/, course/) is bound back.
-HIDDEN_DEFAULTS = ("/home", "/root", "/srv", "/mnt", "/media", "/opt", "/var/lib", "/var/mail",
-                   "/var/spool", "/var/backups", "/var/log", "/var/tmp", "/var/cache")
+# course), service data (PostgreSQL's, mail, spools, backups), mounts, and services' sockets
+# (``/run``: PostgreSQL's, Docker's; a socket file is reached through the file system, its own
+# network namespace or a read-only mount notwithstanding). Covered whole; what the kernel
+# needs under them (the interpreter, .venv/, course/) is bound back.
+HIDDEN_DEFAULTS = ("/home", "/root", "/run", "/srv", "/mnt", "/media", "/opt", "/var/lib",
+                   "/var/mail", "/var/spool", "/var/backups", "/var/log", "/var/tmp", "/var/cache")
 KERNELSPEC_PATH = str(Path(__file__).resolve().parent / "jupyter")  # holds kernels/course-sandbox
 # What ``python -m ipykernel_launcher`` does, less the debugger: ipykernel imports debugpy at
 # every start when it is installed (0.15 s of CPU, a quarter of the kernel's start) and a graded

@@ -24,12 +24,17 @@ import select
 import signal
 import socket
 import sys
+import threading
 from pathlib import Path
 
 SOCKET_NAME = "template.sock"
 # Set by a worker for its kernels' launchers (not a setting: no one else sets it).
 COURSE_TEMPLATE_SOCKET = "COURSE_TEMPLATE_SOCKET"
 READY = "template ready"
+STDERR_BYTES = 1024 ** 2  # what one kernel may write into the run log
+# What no kernel may see, so no launcher sends it: the kernel is a fork of what the template
+# received for it, so a value it was only told to drop would stay in its memory.
+NOT_FOR_KERNELS = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOCKET)
 # What each graded kernel and the course's notebooks import: loaded once, here.
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
                 "IPython.core.completer", "matplotlib_inline.backend_inline", "ipywidgets",
@@ -129,8 +134,7 @@ class Template:
         from course.grading.sandbox.provisioner import runtime_base
 
         self.folder = Path(tempfile.mkdtemp(prefix="template-", dir=runtime_base()))
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOCKET)}
+        env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_KERNELS}
         env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", PYTHONNOUSERSITE="1")
         errors = open(self.log, "a") if self.log else subprocess.DEVNULL  # its tracebacks
         self.process = subprocess.Popen(
@@ -161,9 +165,16 @@ def start_in(address: str, connection_file: str, cwd: Path) -> int | None:
     except OSError:
         return None
     quiet = os.open(os.devnull, os.O_RDWR)
-    request = {"connection_file": connection_file, "cwd": str(cwd), "env": dict(os.environ)}
-    socket.send_fds(client, [json.dumps(request).encode()], [quiet, quiet, 2])
+    env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_KERNELS}
+    request = {"connection_file": connection_file, "cwd": str(cwd), "env": env}
+    # The kernel's stderr is a pipe this launcher copies to its own (the run log): the log's
+    # own descriptor in the kernel could be truncated, wiping what classmates' grading wrote.
+    errors, errors_in_kernel = os.pipe()
+    socket.send_fds(client, [json.dumps(request).encode()], [quiet, quiet, errors_in_kernel])
     os.close(quiet)
+    os.close(errors_in_kernel)
+    relay = threading.Thread(target=_relay, args=(errors, 2), daemon=True)
+    relay.start()
     replies = client.makefile("r")
     pid_file = Path(connection_file).parent.with_suffix(".pid")
     try:
@@ -179,6 +190,21 @@ def start_in(address: str, connection_file: str, cwd: Path) -> int | None:
         return 1  # the template went away: the kernel died with it
     finally:
         pid_file.unlink(missing_ok=True)
+        relay.join(1.0)  # the kernel's last words, if it is gone
+
+
+def _relay(source: int, target: int, limit: int = STDERR_BYTES) -> None:
+    """Copy what arrives on ``source`` to ``target`` (at most ``limit`` bytes; the rest is
+    read and dropped) until it ends."""
+    copied = 0
+    while chunk := os.read(source, 1 << 16):
+        if copied < limit:
+            try:
+                os.write(target, chunk[:limit - copied])
+            except OSError:
+                pass
+            copied += len(chunk)
+    os.close(source)
 
 
 if __name__ == "__main__":

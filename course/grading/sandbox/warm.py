@@ -22,10 +22,10 @@ import traceback
 from pathlib import Path
 
 from course.grading.sandbox import cgroups, kernel, namespaces as ns
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET
+from course.grading.sandbox.template import NOT_FOR_KERNELS
 
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
-DROPPED = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOCKET)
+DROPPED = NOT_FOR_KERNELS  # the launcher sends none of them; dropped again all the same
 
 
 def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None:
