@@ -179,9 +179,19 @@ SPY = '''
     R["keys"] = [p for p in glob.glob("{base}/*/kernel.json") if not p.startswith(mine)]
 '''
 
+LOG = '''
+    import os, stat
+    R["stderr_is_pipe"] = stat.S_ISFIFO(os.fstat(2).st_mode)
+    try:
+        os.ftruncate(2, 0)  # the run log, were stderr its own descriptor
+        R["truncated"] = True
+    except OSError as error:
+        R["truncated"] = error.errno
+'''
+
 HONEST = ("reference", "partly-wrong")
 ATTACKS = {"escape": ESCAPE, "fork-bomb": FORK_BOMB, "fills-disk-and-memory": FILL,
-           "network": NETWORK, "spy": SPY}
+           "network": NETWORK, "spy": SPY, "log-wiper": LOG}
 
 
 def _attack(code: str, **fill) -> str:
@@ -248,8 +258,22 @@ def _other_users_home() -> Path:
     return home
 
 
-@pytest.fixture(scope="module")
-def attacked(tmp_path_factory):
+@pytest.fixture(scope="module", params=["warm", "cold"])
+def attacked(tmp_path_factory, request):
+    """The class graded with kernels forked from the workers' warm templates, then with every
+    kernel started cold in bubblewrap (as plain nbgrader autograde starts them)."""
+    kept = os.environ.get("COURSE_WARM_KERNELS")
+    os.environ["COURSE_WARM_KERNELS"] = "1" if request.param == "warm" else "0"
+    try:
+        yield _attacked(tmp_path_factory)
+    finally:
+        if kept is None:
+            os.environ.pop("COURSE_WARM_KERNELS")
+        else:
+            os.environ["COURSE_WARM_KERNELS"] = kept
+
+
+def _attacked(tmp_path_factory):
     root = scratch_course([A1])
     victim_km, victim_kc = _victim_kernel(tmp_path_factory.mktemp("victim"))
     server, accepted = _listener()
@@ -372,6 +396,11 @@ def test_filling_tmp_shm_and_the_folder_is_bounded(attacked):
     kept = sum(p.stat().st_size for p in
                (attacked["root"] / "autograded" / "fills-disk-and-memory" / A1).rglob("*"))
     assert kept <= sandbox_provisioner.BRING_BACK_BYTES + 1024 ** 2
+
+
+def test_the_kernels_stderr_is_a_relayed_pipe_not_the_run_log(attacked):
+    record = _record(attacked, "log-wiper")
+    assert record["stderr_is_pipe"] is True and record["truncated"] is not True, record
 
 
 def test_the_network_is_its_own_loopback_only(attacked):

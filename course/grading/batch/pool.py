@@ -10,6 +10,7 @@ a cell that hit its timeout (a rare kernel stall must not cost points; a real en
 simply times out again and keeps its score). With ``feedback``, the worker that graded a
 student writes that student's feedback right after, so no serial feedback pass waits at the end.
 """
+import atexit
 import multiprocessing as mp
 import os
 import queue
@@ -39,6 +40,7 @@ def _worker(tasks, results, root: str, settings: dict | None, feedback: bool) ->
     while True:
         task = tasks.get()
         if task is None:
+            _TEMPLATE.stop()
             return
         assignment, student = task
         results.put(("start", student, os.getpid()))
@@ -71,6 +73,8 @@ def _use_template(root: Path) -> None:
     if settings.warm_kernels and settings.sandboxed():
         _TEMPLATE.log = root / "logs" / "template.log"
         _TEMPLATE.log.parent.mkdir(exist_ok=True)
+        if _TEMPLATE.process is None:
+            atexit.register(_TEMPLATE.stop)  # a cluster worker's exit (a pool worker stops it)
         address = _TEMPLATE.ensure()
     if address:
         os.environ[COURSE_TEMPLATE_SOCKET] = address

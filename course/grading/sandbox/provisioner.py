@@ -80,6 +80,7 @@ class SandboxProvisioner(LocalProvisioner):
             # the kernel's launcher made it (kernel.confine); all in it die with the kernel
             cgroups.Group(self.runtime.name).remove()
         if not restart and self.runtime is not None:
+            self.runtime.with_suffix(".pid").unlink(missing_ok=True)  # a killed launcher's
             shutil.rmtree(self.runtime, ignore_errors=True)
             self.runtime = None
 
@@ -107,7 +108,8 @@ class SandboxProvisioner(LocalProvisioner):
 
     def _sandbox_pid(self) -> int | None:
         """The host pid of the sandbox's first process (whose root is the sandbox's root): a
-        warm kernel's, as its launcher wrote it (template.start_in), else bwrap's child."""
+        warm kernel's, as its launcher wrote it (template.start_in), else bwrap's child in a
+        pid namespace of its own."""
         import psutil
 
         if self.runtime is not None:
@@ -120,7 +122,14 @@ class SandboxProvisioner(LocalProvisioner):
             children = psutil.Process(self.process.pid).children() if self.process else []
         except psutil.NoSuchProcess:
             return None
-        return children[0].pid if children else None
+        ours = os.readlink("/proc/self/ns/pid")
+        for child in children:  # bwrap's other child is the launcher's stderr relay
+            try:
+                if os.readlink(f"/proc/{child.pid}/ns/pid") != ours:
+                    return child.pid
+            except OSError:
+                continue
+        return None
 
 
 def copy_tree(src: int, dst: int, budget: list[int], depth: int = 0,

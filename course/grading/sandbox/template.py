@@ -128,6 +128,7 @@ class Template:
             return None
         if self.process is not None and self.process.poll() is None:
             return str(self.folder / SOCKET_NAME)
+        self.stop()  # one that died: its folder goes too
         import subprocess
         import tempfile
 
@@ -150,10 +151,16 @@ class Template:
         return str(self.folder / SOCKET_NAME)
 
     def stop(self) -> None:
+        """Kill the template (its kernels die with it) and remove its folder."""
+        import shutil
+
         if self.process is not None:
             self.process.kill()
             self.process.wait()
             self.process = None
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
 
 
 def start_in(address: str, connection_file: str, cwd: Path) -> int | None:
@@ -173,8 +180,8 @@ def start_in(address: str, connection_file: str, cwd: Path) -> int | None:
     socket.send_fds(client, [json.dumps(request).encode()], [quiet, quiet, errors_in_kernel])
     os.close(quiet)
     os.close(errors_in_kernel)
-    relay = threading.Thread(target=_relay, args=(errors, 2), daemon=True)
-    relay.start()
+    relaying = threading.Thread(target=relay, args=(errors, 2), daemon=True)
+    relaying.start()
     replies = client.makefile("r")
     pid_file = Path(connection_file).parent.with_suffix(".pid")
     try:
@@ -190,10 +197,10 @@ def start_in(address: str, connection_file: str, cwd: Path) -> int | None:
         return 1  # the template went away: the kernel died with it
     finally:
         pid_file.unlink(missing_ok=True)
-        relay.join(1.0)  # the kernel's last words, if it is gone
+        relaying.join(1.0)  # the kernel's last words, if it is gone
 
 
-def _relay(source: int, target: int, limit: int = STDERR_BYTES) -> None:
+def relay(source: int, target: int, limit: int = STDERR_BYTES) -> None:
     """Copy what arrives on ``source`` to ``target`` (at most ``limit`` bytes; the rest is
     read and dropped) until it ends."""
     copied = 0
