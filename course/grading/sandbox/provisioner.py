@@ -74,11 +74,11 @@ class SandboxProvisioner(LocalProvisioner):
 
     async def cleanup(self, restart: bool = False) -> None:
         await super().cleanup(restart)
-        if self.runtime is not None and os.geteuid() == 0:
+        if self.runtime is not None:
             from course.grading.sandbox import cgroups
 
-            # the kernel's launcher made it (kernel.confine); all in it die with the kernel
-            cgroups.Group(self.runtime.name).remove()
+            if cgroups.status() is None:  # the launcher made one (kernel.confine, warm.start)
+                cgroups.Group(self.runtime.name).remove()
         if not restart and self.runtime is not None:
             self.runtime.with_suffix(".pid").unlink(missing_ok=True)  # a killed launcher's
             shutil.rmtree(self.runtime, ignore_errors=True)

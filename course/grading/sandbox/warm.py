@@ -23,6 +23,7 @@ from pathlib import Path
 
 from course.grading.sandbox import cgroups, kernel, namespaces as ns
 from course.grading.sandbox.template import NOT_FOR_KERNELS
+from course.grading.settings import CourseSettings
 
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 DROPPED = NOT_FOR_KERNELS  # the launcher sends none of them; dropped again all the same
@@ -43,11 +44,10 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         os.environ.update(env)
         connection = Path(request["connection_file"])
         workdir, runtime = Path(request["cwd"]), connection.parent
-        group = cgroups.Group(runtime.name) if cgroups.status() is None else None
-        if group is not None:
-            from course.grading.settings import CourseSettings
-
-            group.create(CourseSettings().kernel_limits())
+        settings = CourseSettings()  # from the launcher's environment, set above
+        if cgroups.status() is None:
+            group = cgroups.Group(runtime.name)
+            group.create(settings.kernel_limits())
             group.join()
         uid, gid = kernel.outside_ids(runtime.parent / "uids")
         for path in (runtime, *runtime.iterdir()):
@@ -56,9 +56,7 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
                    | ns.CLONE_NEWPID)
         build_file_system(workdir, runtime, uid, gid)
         ns.loopback_up()
-        from course.grading.settings import CourseSettings
-
-        kernel.limit_resources(processes=CourseSettings().kernel_processes)
+        kernel.limit_resources(processes=settings.kernel_processes)
         read_end, write_end = os.pipe()  # the kernel sees EOF here if its keeper is gone
         pid = os.fork()
         if pid == 0:
