@@ -17,6 +17,7 @@ import psutil
 import pytest
 
 from course.grading.batch import pool as batch
+from course.grading.dev.bench import burner
 from course.grading.sandbox import cgroups
 from course.grading.sandbox import kernel as sandbox_kernel
 from harness import scratch_course, submission
@@ -27,25 +28,13 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="cgroups are made by a
 
 MEMORY_MB = 256  # the class's limit, small so that the hogs reach it fast
 
-BURNER = '''
-import json, os, resource, time
-started = time.time()
-children = []
-for _ in range(60):
-    pid = os.fork()
-    if pid == 0:  # spins 6 s of wall time, sharing the kernel's pages
-        end = time.time() + 6
-        while time.time() < end:
-            pass
-        os._exit(0)
-    children.append(pid)
-for pid in children:
-    os.waitpid(pid, 0)
+BURNER = ("import json, resource, time\nstarted = time.time()\n" + burner(children=60, seconds=6)
+          + '''
 wall = time.time() - started
 cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
 json.dump({"children": len(children), "wall": wall, "cpu": cpu.ru_utime + cpu.ru_stime},
           open("burner.json", "w"))
-'''
+''')
 
 MEMFD = '''
 import os

@@ -8,7 +8,6 @@ that no attacker exports more than its honest score and no classmate's score mov
 Submissions holding links, devices or fifos are refused before anything is copied.
 """
 import hashlib
-import json
 import os
 import shutil
 import socket
@@ -30,7 +29,7 @@ from course.grading.sandbox import provisioner as sandbox_provisioner
 from course.grading.course_dir import ROOT, nbgrader
 from course.grading.exports.gradebook_csv import export_row
 from harness import score_in_process, scratch_course, submission
-from hostile import A1, FULL, NAME, appended
+from hostile import A1, FULL, NAME, appended, attack, attack_record
 from implementations.a1_packing import WRONG
 from tools import bwrap_found, require
 
@@ -40,18 +39,6 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader
 @pytest.fixture(autouse=True, scope="module")
 def _sandbox():
     require("bwrap", bwrap_found(), "the attacks are graded in the sandbox")
-
-RECORD = '''
-import json as _json
-def _attack(R):
-{body}
-_R = {{}}
-try:
-    _attack(_R)
-except BaseException as _error:
-    _R["crashed"] = repr(_error)
-_json.dump(_R, open("attack.json", "w"))
-'''
 
 ESCAPE = '''
     import ctypes, os, subprocess
@@ -194,11 +181,6 @@ ATTACKS = {"escape": ESCAPE, "fork-bomb": FORK_BOMB, "fills-disk-and-memory": FI
            "network": NETWORK, "spy": SPY, "log-wiper": LOG}
 
 
-def _attack(code: str, **fill) -> str:
-    body = code.format(**fill)
-    return RECORD.format(body=body)
-
-
 def _victim_kernel(tmp_path):
     """A live sandboxed kernel of the grader's, whose sockets the spy goes after."""
     from jupyter_client.manager import start_new_kernel
@@ -284,7 +266,7 @@ def _attacked(tmp_path_factory):
     fill = dict(repo=ROOT, course=root, a=A1, nb=NAME, port=server.getsockname()[1],
                 victims=victims, base=sandbox_provisioner.runtime_base(), other_home=other_home)
     students = {"reference": submission(A1), "partly-wrong": submission(A1, WRONG["always-splits"][1])}
-    students.update({name: appended({"understanding": _attack(code, **fill)})
+    students.update({name: appended({"understanding": attack(code, **fill)})
                      for name, code in ATTACKS.items()})
     for student, nb in students.items():
         (root / "submitted" / student / A1).mkdir(parents=True)
@@ -309,11 +291,7 @@ def _attacked(tmp_path_factory):
 
 
 def _record(attacked, student) -> dict:
-    path = attacked["root"] / "autograded" / student / A1 / "attack.json"
-    assert path.is_file(), f"{student}: the attack left no record ({attacked['outcomes'][student]})"
-    record = json.loads(path.read_text())
-    assert "crashed" not in record, record
-    return record
+    return attack_record(attacked["root"], attacked["outcomes"], student)
 
 
 def test_classmates_keep_their_honest_scores(attacked):

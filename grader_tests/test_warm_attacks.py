@@ -18,7 +18,6 @@ records what it achieved in ``attack.json``, which the grader brings back.
 * *killer*: ``kill(-1, SIGKILL)`` and ``kill(-1, SIGSTOP)`` from the kernel and its child:
   the keeper (outside the pid namespace, the same uid) must live on, and so must the grading.
 """
-import json
 import os
 import secrets
 import shutil
@@ -34,22 +33,10 @@ from course.grading.exports.gradebook_csv import export_row
 from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.sandbox import provisioner as sandbox_provisioner
 from harness import scratch_course, secret_lines, submission
-from hostile import A1, FULL, NAME, appended
+from hostile import A1, FULL, NAME, appended, attack, attack_record
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the template forks for a root grader")
-
-RECORD = '''
-import json as _json
-def _attack(R):
-{body}
-_R = {{}}
-try:
-    _attack(_R)
-except BaseException as _error:
-    _R["crashed"] = repr(_error)
-_json.dump(_R, open("attack.json", "w"))
-'''
 
 MEMORY = '''
     import gc, os
@@ -82,12 +69,6 @@ MEMORY = '''
 REACH = '''
     import ctypes, errno, glob, os, signal, socket, struct, subprocess
     libc = ctypes.CDLL(None, use_errno=True)
-    def err(call):
-        try:
-            call()
-            return "ok"
-        except OSError as e:
-            return e.errno
     R["pid"], R["ppid"] = os.getpid(), os.getppid()
     R["fds"] = {{}}
     for fd in os.listdir("/proc/self/fd"):
@@ -202,12 +183,6 @@ REACH = '''
 
 KILLER = '''
     import os, signal, time
-    def err(call):
-        try:
-            call()
-            return "ok"
-        except OSError as e:
-            return e.errno
     R["pid"] = os.getpid()
     R["kill_stop"] = err(lambda: os.kill(-1, signal.SIGSTOP))
     R["kill_kill"] = err(lambda: os.kill(-1, signal.SIGKILL))
@@ -233,10 +208,6 @@ KILLER = '''
 
 HONEST = ("honest-1", "honest-2")
 ATTACKS = ("a-memory", "b-reach", "c-killer")
-
-
-def _attack(code: str, **fill) -> str:
-    return RECORD.format(body=code.format(**fill))
 
 
 @pytest.fixture(scope="module")
@@ -272,9 +243,9 @@ def attacked():
                 run_socket=run / "service.sock", abstract=f"course-attack-{token}",
                 nb=NAME)
     students = {name: submission(A1) for name in HONEST}
-    students["a-memory"] = appended({"understanding": _attack(MEMORY, **fill)})
-    students["b-reach"] = appended({"understanding": _attack(REACH, **fill)})
-    students["c-killer"] = appended({"understanding": _attack(KILLER, token=token[::-1], **fill)})
+    students["a-memory"] = appended({"understanding": attack(MEMORY, **fill)})
+    students["b-reach"] = appended({"understanding": attack(REACH, **fill)})
+    students["c-killer"] = appended({"understanding": attack(KILLER, token=token[::-1], **fill)})
     for student, nb in students.items():
         (root / "submitted" / student / A1).mkdir(parents=True)
         nbformat.write(nb, root / "submitted" / student / A1 / NAME)
@@ -296,11 +267,7 @@ def attacked():
 
 
 def _record(attacked, student) -> dict:
-    path = attacked["root"] / "autograded" / student / A1 / "attack.json"
-    assert path.is_file(), f"{student}: the attack left no record ({attacked['outcomes'][student]})"
-    record = json.loads(path.read_text())
-    assert "crashed" not in record, record
-    return record
+    return attack_record(attacked["root"], attacked["outcomes"], student)
 
 
 def test_classmates_keep_full_marks_and_attackers_no_more(attacked):

@@ -242,13 +242,16 @@ def plain_vs_parallel(students: int, jobs: int) -> dict[str, tuple[float, float]
             shutil.rmtree(root, ignore_errors=True)
 
 
-BURNER = """
+def burner(children: int = 60, seconds: float = 10) -> str:
+    """Cell code whose ``children`` forked children (sharing the kernel's pages) spin for
+    ``seconds`` of wall time each, waited for (also ``test_kernel_cgroups``' burner)."""
+    return f"""
 import os, time
 children = []
-for _ in range(60):
+for _ in range({children}):
     pid = os.fork()
-    if pid == 0:  # 60 children spin for 10 s of wall time
-        end = time.time() + 10
+    if pid == 0:
+        end = time.time() + {seconds}
         while time.time() < end:
             pass
         os._exit(0)
@@ -256,6 +259,8 @@ for _ in range(60):
 for pid in children:
     os.waitpid(pid, 0)
 """
+
+
 SLEEPER = "import time\ntime.sleep(10)"
 
 
@@ -264,7 +269,7 @@ def beside_a_burner(honest: int = 10, jobs: int = 2) -> dict[str, float]:
     class also holds a student who sleeps 10 s, and when it holds one whose 60 children burn
     CPU for 10 s instead (graded first, so it runs beside them)."""
     seconds = {}
-    for name, code in (("beside a sleeper", SLEEPER), ("beside a CPU burner", BURNER)):
+    for name, code in (("beside a sleeper", SLEEPER), ("beside a CPU burner", burner())):
         root = _class(honest)
         try:
             release = notebooks(root, A1, "release")[0]
