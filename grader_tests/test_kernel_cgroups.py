@@ -85,11 +85,19 @@ def _sample(root: Path, seen: dict, stop: threading.Event) -> None:
             if not cwd.startswith(graded):
                 continue
             student = cwd[len(graded):].split("/")[0]
-            entry = seen.setdefault(student, {"uids": set(), "groups": set()})
+            entry = seen.setdefault(student, {"uids": set(), "groups": set(), "cpus": set()})
             entry["uids"].add(uids.real)
+            entry["cpus"].add(status_field(process.pid, "Cpus_allowed_list"))
             entry["groups"].update(line.split(":", 2)[2] for line in groups.splitlines()
                                    if line.split(":")[1] in ("memory", "pids"))
         time.sleep(0.1)
+
+
+def status_field(pid: int, name: str) -> str:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{name}:"):
+            return line.split(":", 1)[1].strip()
+    return ""
 
 
 @pytest.fixture(scope="module")
@@ -152,6 +160,33 @@ def test_the_burners_children_share_one_cpu(graded):
     assert record["cpu"] <= 1.1 * record["wall"] + 0.5, record
 
 
+def test_each_kernel_is_pinned_to_one_cpu(graded):
+    if not cgroups.pinning():
+        pytest.skip("no cgroup v1 cpuset hierarchy here")
+    for student, entry in graded["seen"].items():
+        assert [len(cgroups.cpu_list(cpus)) for cpus in entry["cpus"]] == [1], (student, entry)
+
+
+def test_kernels_running_at_once_are_pinned_apart():
+    """A burner's quota is spent on its own CPU: the next kernel goes to the least-held one."""
+    require("cgroups", cgroups.status() is None, f"{cgroups.status()}")
+    if not cgroups.pinning():
+        pytest.skip("no cgroup v1 cpuset hierarchy here")
+    groups = [cgroups.Group(f"kernel-pin-test-{os.getpid()}-{n}") for n in range(3)]
+    try:
+        for group in groups:
+            group.create()
+        chosen = [cgroups.cpu_list((g.folders["cpuset"] / "cpuset.cpus").read_text()) for g in groups]
+        allowed = cgroups.cpu_list((groups[0].folders["cpuset"].parent / "cpuset.cpus").read_text())
+        assert all(len(cpus) == 1 and set(cpus) <= set(allowed) for cpus in chosen), chosen
+        if len(allowed) >= 2:
+            assert chosen[0] != chosen[1], chosen
+    finally:
+        for group in groups:
+            group.remove()
+    assert not any(folder.exists() for g in groups for folder in g.folders.values())
+
+
 @pytest.mark.parametrize("student", HOGS)
 def test_a_memory_hog_outside_its_address_space_kills_only_its_own_kernel(graded, student):
     outcome = graded["outcomes"][student]
@@ -163,7 +198,7 @@ def test_a_memory_hog_outside_its_address_space_kills_only_its_own_kernel(graded
 def test_no_cgroup_outlives_its_kernel(graded):
     names = {group.rsplit("/", 1)[1] for entry in graded["seen"].values()
              for group in entry["groups"]}
-    for controller in cgroups.CONTROLLERS:
+    for controller in cgroups.CONTROLLERS + cgroups.pinning():
         parent = (cgroups.HIERARCHIES / controller / cgroups.own_group(controller).lstrip("/")
                   / cgroups.FOLDER)
         left = {p.name for p in parent.iterdir() if p.is_dir()} & names
