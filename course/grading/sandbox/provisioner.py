@@ -17,8 +17,10 @@ kernelspec), so plain ``nbgrader autograde`` and ``python -m course grade`` both
   real folder (bounded, never following a link): the tamper scan still sees a module written
   while grading.
 """
+import asyncio
 import os
 import shutil
+import time
 import stat
 import tempfile
 from pathlib import Path
@@ -29,6 +31,8 @@ from course.grading.settings import CourseSettings
 
 BRING_BACK_BYTES = 16 * 1024 ** 2  # what a kernel's written files may add to autograded/
 BRING_BACK_FILES = 500
+SOCKETS_WAIT = 10.0  # seconds launch_kernel waits for the kernel's sockets (then the client's)
+SOCKET_PORTS = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
 
 
 def runtime_base() -> Path:
@@ -62,7 +66,36 @@ class SandboxProvisioner(LocalProvisioner):
 
     async def launch_kernel(self, cmd, **kwargs):
         self.workdir = Path(kwargs.get("cwd") or os.getcwd()).resolve()
-        return await super().launch_kernel(cmd, **kwargs)
+        sockets = self._sockets(self.connection_info)
+        for path in sockets:
+            path.unlink(missing_ok=True)  # a restarted kernel's predecessor's (it is dead)
+        info = await super().launch_kernel(cmd, **kwargs)
+        await self._bound(sockets)
+        return info
+
+    def _sockets(self, info: dict) -> list[Path]:
+        """The unix sockets the kernel binds (``<ip>-<port>``, ipc transport)."""
+        if info.get("transport") != "ipc" or not info.get("ip"):
+            return []
+        return [Path(f"{info['ip']}-{info[port]}") for port in SOCKET_PORTS if port in info]
+
+    async def _bound(self, sockets: list[Path]) -> None:
+        """Wait until the kernel has bound ``sockets`` (or ended, or ``SOCKETS_WAIT``). A client
+        that connects earlier waits for ZeroMQ's reconnect (0.1 s), and its first
+        kernel_info reply comes before its IOPub is subscribed, so jupyter_client waits 0.2 s
+        more and asks again: a third of each warm kernel's start."""
+        deadline = time.monotonic() + SOCKETS_WAIT
+        while sockets and not all(path.exists() for path in sockets):
+            if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
+                return  # the client's own wait says what went wrong
+            await asyncio.sleep(0.003)
+
+    async def wait(self) -> int | None:
+        """LocalProvisioner's wait, looking every 5 ms, not every 100 ms: a killed kernel is
+        gone within a few, and each student's grading waited for the rest."""
+        while self.process is not None and await self.poll() is None:
+            await asyncio.sleep(0.005)
+        return await super().wait()
 
     async def kill(self, restart: bool = False) -> None:
         self.bring_back()
