@@ -144,6 +144,25 @@ def test_a_call_goes_over_the_socket_and_the_session_ends_with_the_cell(make_lin
     assert client.events[-1] == "stopped"
 
 
+def test_the_judges_module_is_sent_once_per_kernel_and_again_when_it_is_gone(make_link):
+    client = FakeClient({"double": lambda x: 2 * x})
+    link = make_link(client)
+    for expected in (42, 4, 6):
+        assert link.ask(_call("double", expected // 2))["value"]["v"] == expected
+        link.end()
+    whole = ["<course judge>" in code for code in client.executed]
+    assert whole == [True, False, False], "the module once, then a short serving cell"
+    sys.modules.pop("_course_judge")  # a kernel restarted where the link did not see it
+    assert link.ask(_call("double", 5))["value"]["v"] == 10
+    link.end()
+    assert ["<course judge>" in code for code in client.executed[3:]] == [False, True]
+    link._restart()  # a restart the link makes (a dead or deaf kernel): whole again
+    assert link.restarts == ["restart"]
+    link.ask(_call("double", 1))
+    assert "<course judge>" in client.executed[-1]
+    link.close()
+
+
 def test_a_kernel_that_swallows_the_judges_cell_is_gone_at_once(make_link):
     link = make_link(FakeClient(swallow=True), timeout=30)
     started = time.monotonic()

@@ -17,7 +17,10 @@ from queue import Empty
 
 from course.grading.judge import in_kernel
 SOURCE = Path(in_kernel.__file__).read_text(encoding="utf-8")
-# One cell execution per test cell: put in_kernel in a module of its own, then serve.
+# One cell execution per test cell: the first puts in_kernel in a module of its own, then serves;
+# the next ones serve from that module (compiling it again cost each test cell 5 ms of the
+# kernel's CPU). A restarted kernel is sent the whole cell again.
+SERVE_AGAIN = "__import__('sys').modules['_course_judge'].serve({path!r}, globals())"
 SERVE = ("__import__('sys').modules['_course_judge'] = __import__('types').ModuleType("
          "'_course_judge'); exec(compile({source!r}, '<course judge>', 'exec'), "
          "__import__('sys').modules['_course_judge'].__dict__); "
@@ -37,6 +40,11 @@ class KernelGone(RuntimeError):
     """The kernel did not answer a call in time, even after an interrupt."""
 
 
+class NeverConnected(KernelGone):
+    """The judge's cell ended without connecting back (a kernel that rewrites or swallows it,
+    or one that has no ``_course_judge`` module for ``SERVE_AGAIN``)."""
+
+
 class Link:
     """The grader's line to one kernel: a unix socket the kernel connects to while a test cell
     is judged (``in_kernel.serve``), one small message each way per call.
@@ -49,7 +57,14 @@ class Link:
     def __init__(self, km, timeout: float, interrupt, restart, alive):
         from jupyter_client.blocking import BlockingKernelClient
         self.timeout = timeout
-        self._interrupt, self._restart, self._alive = interrupt, restart, alive
+        self._interrupt, self._alive = interrupt, alive
+
+        def restarted():
+            self._module_sent = False
+            restart()
+
+        self._restart = restarted
+        self._module_sent = False  # whether this kernel holds _course_judge
         info = km.get_connection_info()
         self.folder = (Path(info["ip"]).parent if info.get("transport") == "ipc"
                        else Path(tempfile.mkdtemp(prefix="judge-")))
@@ -110,13 +125,23 @@ class Link:
             self._serving = None
 
     def _start(self):
+        if self._module_sent:
+            try:
+                return self._serve(lambda path: SERVE_AGAIN.format(path=path))
+            except NeverConnected:  # restarted where this link did not see it: send it whole
+                self._module_sent = False
+        self._serve(lambda path: SERVE.format(source=SOURCE, path=path))
+        self._module_sent = True
+
+    def _serve(self, cell):
+        """Run ``cell(path)`` (a serving cell) and take the kernel's connection to ``path``."""
         path = self.folder / f"judge-{secrets.token_hex(8)}"
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
             listener.bind(str(path))
             os.chmod(path, 0o777)  # the kernel may run as another (unprivileged) uid
             listener.listen(1)
             self._serving = self.client.execute(
-                SERVE.format(source=SOURCE, path=str(path)), silent=True, store_history=False)
+                cell(str(path)), silent=True, store_history=False)
             listener.settimeout(0.25)
             deadline = time.monotonic() + self.timeout
             try:
@@ -128,7 +153,8 @@ class Link:
                             # The cell ran and never connected (a kernel that rewrites or
                             # swallows the judge's cell): no answer is coming, do not wait for one.
                             self._serving = None
-                            raise KernelGone("the kernel ended the judge's cell without answering")
+                            raise NeverConnected(
+                                "the kernel ended the judge's cell without answering")
                         if time.monotonic() > deadline or not self._alive():
                             raise KernelGone("the kernel did not start answering")
             finally:

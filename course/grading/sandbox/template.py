@@ -37,6 +37,10 @@ STDERR_BYTES = 1024 ** 2  # what one kernel may write into the run log
 NOT_FOR_KERNELS = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOCKET)
 # What each graded kernel and the course's notebooks import: loaded once, here.
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
+                # what a kernel's start imports besides: its debugger (debugpy, 70 ms of each
+                # kernel's CPU), IPython's debugger, completions, %store and history
+                "ipykernel.debugger", "IPython.core.debugger", "IPython.core.completerlib",
+                "IPython.extensions.storemagic", "sqlite3",
                 "IPython.core.completer", "matplotlib_inline.backend_inline", "ipywidgets",
                 "matplotlib.pyplot", "numpy", "tiktoken", "course.lessons")
 
@@ -118,16 +122,15 @@ class Template:
 
     def __init__(self, log: Path | None = None):
         self.process = None  # the template's subprocess.Popen
+        self._ready = False  # whether it has said READY
         self.folder: Path | None = None
         self.log = log
 
-    def ensure(self) -> str | None:
-        """The template's socket, (re)starting the template if needed; None if it cannot run
-        here (not root, or it did not come up: kernels then start cold)."""
-        if os.geteuid() != 0:
-            return None
-        if self.process is not None and self.process.poll() is None:
-            return str(self.folder / SOCKET_NAME)
+    def begin(self) -> None:
+        """Start the template (if none is running) without waiting for it: it warms up while
+        the worker loads nbgrader. Only under a root grader."""
+        if os.geteuid() != 0 or (self.process is not None and self.process.poll() is None):
+            return
         self.stop()  # one that died: its folder goes too
         import subprocess
         import tempfile
@@ -136,18 +139,30 @@ class Template:
 
         self.folder = Path(tempfile.mkdtemp(prefix="template-", dir=runtime_base()))
         env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_KERNELS}
-        env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", PYTHONNOUSERSITE="1")
+        env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", PYTHONNOUSERSITE="1",
+                   PYDEVD_DISABLE_FILE_VALIDATION="1")  # debugpy's warning, on every start
         errors = open(self.log, "a") if self.log else subprocess.DEVNULL  # its tracebacks
         self.process = subprocess.Popen(
             [sys.executable, "-m", "course.grading.sandbox.template", str(self.folder)],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, env=env,
             cwd="/", text=True)
+        self._ready = False
         if errors is not subprocess.DEVNULL:
             errors.close()
-        ready, _, _ = select.select([self.process.stdout], [], [], 60)
-        if not ready or self.process.stdout.readline().strip() != READY:
-            self.stop()
+
+    def ensure(self) -> str | None:
+        """The template's socket, (re)starting the template if needed and waiting until it is
+        warm; None if it cannot run here (not root, or it did not come up: kernels then start
+        cold)."""
+        self.begin()
+        if self.process is None:
             return None
+        if not self._ready:
+            ready, _, _ = select.select([self.process.stdout], [], [], 60)
+            if not ready or self.process.stdout.readline().strip() != READY:
+                self.stop()
+                return None
+            self._ready = True
         return str(self.folder / SOCKET_NAME)
 
     def stop(self) -> None:
