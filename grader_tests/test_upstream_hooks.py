@@ -230,8 +230,11 @@ def _digest(function) -> str:
 
 
 def _upstream_copies():
+    from jupyter_client.client import KernelClient
     from jupyter_client.manager import KernelManager
+    from jupyter_client.provisioning.local_provisioner import LocalProvisioner
     from nbconvert.exporters import HTMLExporter
+    from nbgrader.api import Gradebook
     from nbgrader.converters.base import BaseConverter
     from nbgrader.nbgraderformat.common import BaseMetadataValidator
     from nbgrader.preprocessors import CheckCellMetadata
@@ -254,6 +257,16 @@ def _upstream_copies():
         (KernelManager._kernel_spec_manager_default.func, "c27c6aaee0ceda28",
          "course/grading/sandbox/kernel_manager.py course_kernel_specs",
          "how a kernel manager makes its KernelSpecManager (jupyter_client 8.10)"),
+        (KernelClient._async_wait_for_ready, "561a262018feb532",
+         "course/grading/sandbox/kernel_manager.py PromptClient.wait_for_ready",
+         "its wait, ending at the request's idle status instead of 0.2 s of IOPub silence, "
+         "with its error messages (jupyter_client 8.10)"),
+        (LocalProvisioner.wait, "d7e93b41632b075b",
+         "course/grading/sandbox/provisioner.py SandboxProvisioner.wait",
+         "its poll for the process's end, every 5 ms before upstream's own (jupyter_client 8.10)"),
+        (Gradebook.__init__, "ee2a365f9cc69654",
+         "course/grading/gradebook/engines.py share_engines",
+         "that a gradebook makes its engine with nbgrader.api's create_engine (nbgrader 0.9.6)"),
     ]
 
 
@@ -267,6 +280,26 @@ def test_the_upstream_body_a_copy_was_made_from_is_unchanged(upstream, digest, c
         f"Re-read it ({inspect.getsourcefile(upstream)}), carry the change into the copy (or "
         f"drop the copy), then set its digest here to {_digest(upstream)!r}.\n"
         + textwrap.dedent(inspect.getsource(upstream)))
+
+
+def test_the_course_clients_and_engines_are_the_ones_nbgrader_uses(tmp_path, monkeypatch):
+    """The kernel manager hands out PromptClient, and a worker's gradebooks share an engine."""
+    import nbgrader.api
+
+    from course.grading.gradebook import engines
+    from course.grading.sandbox.kernel_manager import BoundedKernelManager, PromptClient
+
+    assert BoundedKernelManager().client_factory is PromptClient
+    monkeypatch.setattr(nbgrader.api, "create_engine", nbgrader.api.create_engine)
+    monkeypatch.setattr(engines, "_ENGINES", {})
+    engines.share_engines()
+    engines.share_engines()  # idempotent
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    monkeypatch.setenv("PATH", f"{ROOT / '.venv' / 'bin'}:{__import__('os').environ['PATH']}")
+    with nbgrader.api.Gradebook(url, "a-course") as first, \
+            nbgrader.api.Gradebook(url, "a-course") as second:
+        assert first.engine is second.engine
+    assert len(engines._ENGINES) == 1
 
 
 def test_the_digest_ignores_layout_and_docstrings_only():

@@ -27,6 +27,7 @@ from course.grading.outcome import Outcome, Status, settled
 from course.grading.sandbox import cgroups
 from course.grading.sandbox.kernel import build_font_cache
 from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Template
+from course.grading.gradebook.engines import share_engines
 from course.grading.gradebook.shared import prepare
 from course.grading.second_opinion.scan import Finding, new_python_files, scan_submission
 
@@ -36,6 +37,7 @@ def _worker(tasks, results, root: str, settings: dict | None, feedback: bool) ->
     ``feedback``, write the feedback of each student scored)."""
     os.environ.update(tool_env())
     os.chdir(root)
+    _use_template(Path(root), wait=False)  # it warms up while nbgrader loads
     api = nbgrader_api(Path(root), settings)
     while True:
         task = tasks.get()
@@ -54,6 +56,7 @@ def grade_one(api, root: Path, assignment: str, student: str,
     opinion, and with ``feedback`` their feedback; library output to the run log. Returns the
     outcome and the feedback problem a TA must hear about (or "")."""
     problem = ""
+    share_engines()
     _use_template(root)
     with output_to(run_log(root, assignment)):
         outcome = _grade(api, root, assignment, student)
@@ -65,9 +68,10 @@ def grade_one(api, root: Path, assignment: str, student: str,
 _TEMPLATE = Template()
 
 
-def _use_template(root: Path) -> None:
+def _use_template(root: Path, wait: bool = True) -> None:
     """Have this worker's kernels forked from its warm template (started, or replaced if it
-    died), when the course's settings want it and it can run here; else started cold."""
+    died), when the course's settings want it and it can run here; else started cold.
+    Without ``wait``, only start it."""
     settings = course_settings(root)
     address = None
     if settings.warm_kernels and settings.sandboxed():
@@ -75,6 +79,9 @@ def _use_template(root: Path) -> None:
         _TEMPLATE.log.parent.mkdir(exist_ok=True)
         if _TEMPLATE.process is None:
             atexit.register(_TEMPLATE.stop)  # a cluster worker's exit (a pool worker stops it)
+        if not wait:
+            _TEMPLATE.begin()
+            return
         address = _TEMPLATE.ensure()
     if address:
         os.environ[COURSE_TEMPLATE_SOCKET] = address

@@ -26,6 +26,7 @@
   (``--student-wheel-only`` measures just this).
 """
 import argparse
+import copy
 import importlib.util
 import os
 import shutil
@@ -195,8 +196,19 @@ def _class(students: int, extra_cells=()) -> Path:
     for i in range(students):
         folder = root / "submitted" / f"student-{i:03d}" / A1
         folder.mkdir(parents=True)
-        nbformat.write(nb, folder / release.name)
+        nbformat.write(_own_words(nb, f"student-{i:03d}"), folder / release.name)
     return root
+
+
+def _own_words(nb, student: str):
+    """``nb`` with every answer cell made this student's own (a comment in their code, a line
+    in their prose), as in a real class: no cache may find one student's work in another's."""
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source += (f"\n# written by {student}" if cell.cell_type == "code"
+                            else f"\n\n(My own words, {student}.)")
+    return nb
 
 
 def _busy_seconds() -> float:

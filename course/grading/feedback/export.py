@@ -6,6 +6,8 @@ once per student in a long-lived grading worker.
 * The page is not re-parsed with BeautifulSoup afterwards (0.3 s a page) just to add two
   accessibility touches: the missing ``alt`` text of images and ``tabindex`` on input and
   output areas are added to nbconvert's own markup directly.
+* What is the same on every student's page (the lessons' markdown, the instructor's code) is
+  rendered, highlighted and cleaned once per worker, not once per student.
 * Nothing a student wrote runs: markdown, HTML and SVG are cleaned after rendering
   (``safe_html``), with nbconvert's own ``sanitize_html`` switch on for outputs.
 * The course's template (``templates/course_feedback``, nbgrader's feedback template with a
@@ -70,8 +72,18 @@ class FeedbackExporter(HTMLExporter):
 
     @pass_context
     def markdown2html(self, context, source):
-        """nbconvert's markdown rendering, cleaned (a markdown link is HTML only once rendered)."""
-        return clean(super().markdown2html(context, source))
+        """nbconvert's markdown rendering, cleaned (a markdown link is HTML only once rendered);
+        a cell without attachments, whose images are not embedded, is rendered once per
+        worker (its rendering depends on its text alone)."""
+        if self.embed_images or context.get("cell", {}).get("attachments"):
+            return clean(super().markdown2html(context, source))
+        key = (source, self.anchor_link_text, self.exclude_anchor_links,
+               repr(sorted(self.lexer_options.items())))
+        if key not in _MARKDOWN:
+            if len(_MARKDOWN) >= CACHED:
+                _MARKDOWN.pop(next(iter(_MARKDOWN)))
+            _MARKDOWN[key] = clean(super().markdown2html(context, source))
+        return _MARKDOWN[key]
 
     def _create_environment(self):
         environment = super()._create_environment()
@@ -87,7 +99,7 @@ class FeedbackExporter(HTMLExporter):
         langinfo = nb.metadata.get("language_info", {})
         lexer = langinfo.get("pygments_lexer", langinfo.get("name", None))
         highlight_code = self.filters.get(
-            "highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self))
+            "highlight_code", RememberedHighlight(pygments_lexer=lexer, parent=self))
         resources = self._init_resources(resources)
         filter_data_type = WidgetsDataTypeFilter(
             notebook_metadata=self._nb_metadata, parent=self, resources=resources)
@@ -95,6 +107,25 @@ class FeedbackExporter(HTMLExporter):
         self.register_filter("filter_data_type", filter_data_type)
         html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
         return accessible(html), resources
+
+
+CACHED = 4096  # entries of each cache below: what one assignment's pages repeat, many times over
+_MARKDOWN: dict[tuple, str] = {}
+_HIGHLIGHTED: dict[tuple, str] = {}
+
+
+class RememberedHighlight(Highlight2HTML):
+    """nbconvert's code highlighting, each (source, language, options) drawn once per worker:
+    the instructor's code cells are the same on every page."""
+
+    def __call__(self, source, language=None, metadata=None):
+        key = (source, language or self.pygments_lexer, (metadata or {}).get("magics_language"),
+               repr(sorted(self.extra_formatter_options.items())))
+        if key not in _HIGHLIGHTED:
+            if len(_HIGHLIGHTED) >= CACHED:
+                _HIGHLIGHTED.pop(next(iter(_HIGHLIGHTED)))
+            _HIGHLIGHTED[key] = super().__call__(source, language, metadata)
+        return _HIGHLIGHTED[key]
 
 
 def nbgrader_templates() -> str:

@@ -8,6 +8,7 @@ draw over the page's own summary. Cleaning happens after markdown is rendered, s
 link is checked like any other.
 """
 import base64
+import functools
 
 import bleach
 from nbgrader.preprocessors import NbGraderPreprocessor
@@ -48,7 +49,13 @@ CLEANER = bleach.Cleaner(tags=TAGS, attributes=_allowed, protocols=PROTOCOLS, st
 
 def clean(html) -> str:
     """``html`` with everything outside the allowlist escaped (shown as text, never run)."""
-    return CLEANER.clean(html.decode() if isinstance(html, bytes) else str(html))
+    return _cleaned(html.decode() if isinstance(html, bytes) else str(html))
+
+
+@functools.lru_cache(maxsize=4096)
+def _cleaned(html: str) -> str:
+    """Kept per worker: the lessons' own text is the same on every student's page."""
+    return CLEANER.clean(html)
 
 
 def svg_as_image(svg: str) -> str:
