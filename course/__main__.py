@@ -11,26 +11,27 @@
                                              gradebook knows (after manual grading, or when
                                              several TAs share one gradebook)
 """
+from __future__ import annotations
+
 import argparse
+import importlib
 import os
 import sys
+import threading
 from pathlib import Path
 
-from course.grading import demo
-
-from course.grading.releases import notebooks as releases
-
-from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.course_dir import ROOT
-from course.grading.cycle import export_class, run_cycle, summary
-from course.grading.outcome import Status
 from course.grading.settings import CourseSettings
-from course.grading.report.after_batch import report_assignment
-from course.grading.intake.handed_in import submitted_students
-from course.grading.second_opinion.similarity import Ahead
+# The rest is imported by the command that needs it: a grading run starts its workers (each
+# re-imports this module) before nbgrader, matplotlib and the report's modules are loaded.
 
 
 def grade(args) -> int:
+    from course.grading.cycle import run_cycle, summary
+    from course.grading.intake.handed_in import submitted_students
+    from course.grading.sandbox import kernel as sandbox_kernel
+    from course.grading.second_opinion.similarity import Ahead
+
     confinement = sandbox_kernel.status_line()
     if confinement:
         print(confinement, flush=True)
@@ -43,6 +44,9 @@ def grade(args) -> int:
     else:
         print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
     root = args.course.resolve()
+    # The report's modules (matplotlib, nbgrader) load while the class is graded, not after.
+    threading.Thread(target=importlib.import_module, args=("course.grading.report.after_batch",),
+                     daemon=True).start()
     # The report's similarity check reads only submissions: it runs while they are graded.
     ahead = Ahead(root, args.assignment, submitted_students(root, args.assignment))
     try:
@@ -67,6 +71,8 @@ def grade(args) -> int:
 
 
 def export_again(args) -> int:
+    from course.grading.cycle import export_class
+
     root = args.course.resolve()
     grades_csv, tasks_csv, log, problems = export_class(root, args.assignment)
     for problem in problems:
@@ -78,6 +84,8 @@ def export_again(args) -> int:
 
 
 def report(args, ahead: Ahead | None = None) -> int:
+    from course.grading.report.after_batch import report_assignment
+
     root = args.course.resolve()
     if not (root / "exports" / f"{args.assignment}-grades.csv").is_file():
         print(f"no grades for {args.assignment} yet: run `python -m course grade "
@@ -163,6 +171,8 @@ def main(argv=None) -> int:
               "with you); " + "; ".join(f"{role}: {path}" for role, path in made.items()))
         return 0
     if args.command == "release":
+        from course.grading.releases import notebooks as releases
+
         for assignment in releases.regenerate():
             print("released", assignment)
     elif args.command == "grade":
@@ -172,6 +182,9 @@ def main(argv=None) -> int:
     elif args.command == "export":
         return export_again(args)
     elif args.command == "demo":
+        from course.grading import demo
+        from course.grading.outcome import Status
+
         outcomes = demo.run()
         scored = {Status.GRADED, Status.AWAITING_MANUAL}  # a manual part leaves the TA's points
         expected = {"reference": scored, "blank": scored, "partly-done": scored,
