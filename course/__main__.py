@@ -14,10 +14,8 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
-import threading
 from pathlib import Path
 
 from course.grading.course_dir import ROOT
@@ -44,9 +42,6 @@ def grade(args) -> int:
     else:
         print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
     root = args.course.resolve()
-    # The report's modules (matplotlib, nbgrader) load while the class is graded, not after.
-    threading.Thread(target=importlib.import_module, args=("course.grading.report.after_batch",),
-                     daemon=True).start()
     # The report's similarity check reads only submissions: it runs while they are graded.
     ahead = Ahead(root, args.assignment, submitted_students(root, args.assignment))
     try:
