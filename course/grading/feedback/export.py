@@ -79,11 +79,8 @@ class FeedbackExporter(HTMLExporter):
             return clean(super().markdown2html(context, source))
         key = (source, self.anchor_link_text, self.exclude_anchor_links,
                repr(sorted(self.lexer_options.items())))
-        if key not in _MARKDOWN:
-            if len(_MARKDOWN) >= CACHED:
-                _MARKDOWN.pop(next(iter(_MARKDOWN)))
-            _MARKDOWN[key] = clean(super().markdown2html(context, source))
-        return _MARKDOWN[key]
+        return _remembered(_MARKDOWN, key, lambda: clean(super(FeedbackExporter, self)
+                                                          .markdown2html(context, source)))
 
     def _create_environment(self):
         environment = super()._create_environment()
@@ -114,6 +111,15 @@ _MARKDOWN: dict[tuple, str] = {}
 _HIGHLIGHTED: dict[tuple, str] = {}
 
 
+def _remembered(cache: dict, key, make):
+    """``cache[key]``, made by ``make()`` the first time; past ``CACHED`` entries the oldest goes."""
+    if key not in cache:
+        if len(cache) >= CACHED:
+            cache.pop(next(iter(cache)))
+        cache[key] = make()
+    return cache[key]
+
+
 class RememberedHighlight(Highlight2HTML):
     """nbconvert's code highlighting, each (source, language, options) drawn once per worker:
     the instructor's code cells are the same on every page."""
@@ -121,11 +127,9 @@ class RememberedHighlight(Highlight2HTML):
     def __call__(self, source, language=None, metadata=None):
         key = (source, language or self.pygments_lexer, (metadata or {}).get("magics_language"),
                repr(sorted(self.extra_formatter_options.items())))
-        if key not in _HIGHLIGHTED:
-            if len(_HIGHLIGHTED) >= CACHED:
-                _HIGHLIGHTED.pop(next(iter(_HIGHLIGHTED)))
-            _HIGHLIGHTED[key] = super().__call__(source, language, metadata)
-        return _HIGHLIGHTED[key]
+        return _remembered(_HIGHLIGHTED, key,
+                           lambda: super(RememberedHighlight, self).__call__(source, language,
+                                                                             metadata))
 
 
 def nbgrader_templates() -> str:

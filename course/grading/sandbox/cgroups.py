@@ -73,9 +73,8 @@ class Group:
 
     def create(self, limits: Limits = Limits()) -> None:
         """Make the group with ``limits`` (as root; see ``status``)."""
-        for controller, folder in self.folders.items():
-            if controller != "cpuset":
-                folder.mkdir(parents=True, exist_ok=True)
+        for folder in self.folders.values():
+            folder.mkdir(parents=True, exist_ok=True)
         cpu, memory, pids = (self.folders[c] for c in ("cpu", "memory", "pids"))
         _write(cpu / "cpu.cfs_period_us", PERIOD_US)
         _write(cpu / "cpu.cfs_quota_us", max(1000, int(limits.cpus * PERIOD_US)))
@@ -153,11 +152,11 @@ def pinning() -> tuple[str, ...]:
 
 
 def _pin(folder: Path, cpus: float) -> None:
-    """Make the cpuset group ``folder`` on the ``ceil(cpus)`` CPUs that hold the fewest kernel
-    groups now: a tree that burns its quota burns it on its own CPU, not on every classmate's."""
+    """Put the (new, empty) cpuset group ``folder`` on the ``ceil(cpus)`` CPUs that hold the
+    fewest kernel groups now: a tree that burns its quota burns it on its own CPU, not on every
+    classmate's."""
     parent = folder.parent
     own = parent.parent
-    parent.mkdir(exist_ok=True)
     for setting in ("cpuset.cpus", "cpuset.mems"):
         if not (parent / setting).read_text().strip():
             (parent / setting).write_text((own / setting).read_text())
@@ -166,14 +165,13 @@ def _pin(folder: Path, cpus: float) -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two workers starting kernels at once pick apart
         load = {cpu: 0 for cpu in cpu_list((parent / "cpuset.cpus").read_text())}
         for sibling in parent.iterdir():
-            try:
-                taken = cpu_list((sibling / "cpuset.cpus").read_text()) if sibling != folder else []
+            try:  # ``folder`` itself holds no CPU yet
+                taken = cpu_list((sibling / "cpuset.cpus").read_text())
             except OSError:  # not a group, or one being removed
                 taken = []
             for cpu in taken:
                 load[cpu] = load.get(cpu, 0) + 1
         chosen = sorted(load, key=lambda cpu: (load[cpu], cpu))[:max(1, math.ceil(cpus))]
-        folder.mkdir(exist_ok=True)
         (folder / "cpuset.mems").write_text((parent / "cpuset.mems").read_text())
         (folder / "cpuset.cpus").write_text(",".join(map(str, sorted(chosen))))
     finally:
