@@ -19,7 +19,9 @@ from jupyter_client.manager import start_new_kernel
 from course.grading.judge import sandbox as judge_sandbox
 from course.grading.course_dir import ROOT
 from course.grading.judge.sandbox import JudgeFailed, JudgeSandbox, clean_outputs, read_frame
+from course.grading.judge.forked import ForkedJudge
 from course.grading.judge.kernel_link import Link
+from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Template
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
@@ -39,15 +41,37 @@ def kernel(tmp_path_factory):
     km.shutdown_kernel(now=True)
 
 
-@pytest.fixture
-def judge(kernel):
+@pytest.fixture(scope="module")
+def template(tmp_path_factory):
+    """A grading worker's warm template, as ``python -m course grade`` starts one per worker."""
+    warm = Template(tmp_path_factory.mktemp("logs") / "template.log")
+    address = warm.ensure()
+    assert address, "the warm template did not start"
+    yield address
+    warm.stop()
+
+
+@pytest.fixture(params=["bubblewrap", "warm template"])
+def judge(request, kernel, monkeypatch):
+    """A judge started as the grader starts it: in bubblewrap, or forked from the worker's warm
+    template (every test here runs on both)."""
     km, kc, folder = kernel
+    monkeypatch.delenv(COURSE_TEMPLATE_SOCKET, raising=False)
+    if request.param == "warm template":
+        monkeypatch.setenv(COURSE_TEMPLATE_SOCKET, request.getfixturevalue("template"))
     link = Link(km, timeout=10, interrupt=km.interrupt_kernel,
                 restart=lambda: km.restart_kernel(now=True), alive=km.is_alive)
     box = JudgeSandbox(link, str(folder), timeout=15)
     yield box, kc
     box.close()
     link.close()
+
+
+def test_a_worker_with_a_warm_template_forks_its_judges(judge, request):
+    box, _ = judge
+    assert _printed(box.run("print('judged')\n", "t")) == "judged\n"
+    forked = request.node.callspec.params["judge"] == "warm template"
+    assert isinstance(box.process, ForkedJudge) == forked, box.process
 
 
 def _student(kc, code: str) -> None:
@@ -246,3 +270,23 @@ def test_a_checks_time_limit_stops_the_call_and_the_next_call_gets_its_own_answe
     assert time.monotonic() - started < 10
     assert box.run("assert double(5) == 10\n", "test_after") == []
 
+
+
+def test_the_template_is_out_of_a_forked_judges_reach(judge, request):
+    """A judge forked from the warm template sees neither the template's socket nor its
+    folder nor its process (nor, in bubblewrap, any of them)."""
+    box, kc = judge
+    address = request.getfixturevalue("template")
+    _student(kc, f"address = {address!r}")
+    printed = _printed(box.run(
+        "import os, socket\n"
+        "try:\n"
+        "    socket.socket(socket.AF_UNIX).connect(address)\n"
+        "    print('connected')\n"
+        "except OSError as error:\n"
+        "    print('refused', error.errno)\n"
+        "print(os.path.exists(os.path.dirname(address)))\n"
+        "print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))\n", "t"))
+    connected, folder, pids = printed.splitlines()
+    assert connected.startswith("refused") and folder == "False", printed
+    assert len(eval(pids)) <= 2, printed  # itself (under bubblewrap, bwrap's own init too)

@@ -72,9 +72,10 @@ time.sleep(6)  # the test kills the template meanwhile
 '''
 
 
-def _template_pids() -> set[int]:
-    """The templates now running (a kernel forked from one carries its command line too, but
-    its parent is a keeper, itself forked from a template)."""
+def _template_pids(root) -> set[int]:
+    """The templates of the course at ``root`` now running (a kernel forked from one carries its
+    command line too, but its parent is a keeper, itself forked from a template); another
+    grader's on this machine writes to another log."""
     found = set()
     for process in psutil.process_iter(["cmdline"]):
         line = process.info["cmdline"] or []
@@ -84,7 +85,12 @@ def _template_pids() -> set[int]:
             parent = psutil.Process(process.ppid()).cmdline()
         except psutil.Error:
             continue
-        if "course.grading.sandbox.template" not in parent:
+        try:
+            log = os.readlink(f"/proc/{process.pid}/fd/2")
+        except OSError:
+            continue
+        if ("course.grading.sandbox.template" not in parent
+                and log == str(root / "logs" / "template.log")):
             found.add(process.pid)
     return found
 
@@ -108,7 +114,7 @@ def graded():
         while time.monotonic() < deadline and not killed:
             if flight.exists():
                 time.sleep(2)  # its kernel is running the sleeping cell
-                templates = _template_pids()
+                templates = _template_pids(root)
                 for pid in templates:
                     psutil.Process(pid).kill()
                 killed["pids"] = templates
@@ -118,7 +124,7 @@ def graded():
     killer.start()
     outcomes = batch.grade(A1, root, jobs=1, budget=300, progress=lambda *a, **k: None)
     killer.join()
-    killed["after"] = _template_pids()
+    killed["after"] = _template_pids(root)
     return dict(root=root, outcomes={o.student_id: o for o in outcomes}, killed=killed)
 
 

@@ -32,6 +32,7 @@ from course.grading.judge import in_kernel
 
 from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.judge.kernel_link import KernelGone
+from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET
 
 MEMORY_BYTES = 3 * 1024 ** 3
 FILE_BYTES = 16 * 1024 ** 2
@@ -97,7 +98,8 @@ def _read(fd: int, size: int, deadline: float | None) -> bytes:
 # --- the grader's side --------------------------------------------------------------------
 
 class JudgeSandbox:
-    """One notebook's judge: a sandboxed process that runs its test cells one at a time.
+    """One notebook's judge: a sandboxed process that runs its test cells one at a time, forked
+    from the worker's warm template where there is one (``forked``), else started in bwrap.
 
     Started at the first test cell, ended with the notebook. A judge that dies or outlives a
     cell's time limit is killed: that cell fails, by name, and the next cell gets a new judge.
@@ -151,6 +153,13 @@ class JudgeSandbox:
 
     def _start(self) -> None:
         self._errors = tempfile.TemporaryFile()
+        if self.sandboxed and os.environ.get(COURSE_TEMPLATE_SOCKET):
+            from course.grading.judge import forked  # the worker's warm template forks it
+
+            self.process = forked.start(os.environ.get(COURSE_TEMPLATE_SOCKET), self.folder,
+                                        judge_environment(), outside_ids()[0], self._errors)
+            if self.process is not None:
+                return
         if self.sandboxed:  # the launcher builds the sandbox, drops root and becomes bwrap
             argv = [sys.executable, "-I", "-c", LAUNCHER, shutil.which("bwrap"), str(self.folder)]
         else:  # no bwrap, or COURSE_SANDBOX=0: still never in the grader's own process

@@ -8,6 +8,7 @@ import struct
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
+CLONE_NEWCGROUP = 0x02000000
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 0x1, 0x2, 0x4, 0x8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 0x20, 0x1000, 0x4000, 0x40000
@@ -16,6 +17,7 @@ MNT_DETACH = 0x2
 MOUNT_ATTR_RDONLY, MOUNT_ATTR_NOSUID = 0x1, 0x2
 AT_RECURSIVE, AT_SYMLINK_NOFOLLOW = 0x8000, 0x100
 SYS_MOUNT_SETATTR = 442  # the same number on every architecture (asm-generic table)
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41}  # glibc has no wrapper
 
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 1, 4, 24, 38
 CAPABILITY_VERSION_3 = 0x20080522
@@ -44,6 +46,17 @@ def mount(source: str | None, target: str, kind: str | None, flags: int = 0,
 
 def umount(target: str, flags: int = MNT_DETACH) -> None:
     _check(_libc.umount2(target.encode(), flags), f"umount {target}")
+
+
+def pivot_root_here() -> None:
+    """Make the current directory (a mount) this mount namespace's root and detach the old
+    root, so nothing outside it can be reached by any path (``pivot_root(".", ".")``)."""
+    number = SYS_PIVOT_ROOT.get(os.uname().machine)
+    if number is None:
+        raise OSError(f"pivot_root: no system call number known for {os.uname().machine}")
+    _check(_libc.syscall(number, b".", b"."), "pivot_root")
+    umount(".")
+    os.chdir("/")
 
 
 class _MountAttr(ctypes.Structure):

@@ -1,6 +1,6 @@
 """The warm template: one per grading worker, a process that has imported what every graded
-kernel needs, and forks each student's kernel from there (``warm.start``) instead of starting
-a fresh interpreter in bubblewrap.
+kernel and every judge of test cells needs, and forks each student's kernel and each judge
+from there (``warm.start``) instead of starting a fresh interpreter in bubblewrap.
 
 It never runs student code and holds nothing secret: it starts before any student, from the
 worker's environment less the gradebook's address, and is told per kernel only what the
@@ -43,6 +43,8 @@ WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell
                 "IPython.extensions.storemagic", "sqlite3",
                 "IPython.core.completer", "matplotlib_inline.backend_inline", "ipywidgets",
                 "matplotlib.pyplot", "numpy", "tiktoken", "course.lessons")
+# What a judge of test cells forked from the template runs (``judge.forked``).
+JUDGE_MODULES = ("course.grading.judge.core", "course.grading.judge.sandbox")
 
 
 def warm_up() -> None:
@@ -50,7 +52,7 @@ def warm_up() -> None:
     import importlib
     import pkgutil
 
-    for name in WARM_MODULES:
+    for name in (*WARM_MODULES, *JUDGE_MODULES):
         importlib.import_module(name)
     import course.lessons
 

@@ -1,6 +1,6 @@
 """A student's kernel forked from the warm template (``template.py``), in a sandbox of its own.
 
-The fork (``confine_and_fork``, run as root in the template's child) builds, before a byte of
+The fork (``start``, run as root in the template's child) builds, before a byte of
 the student's is read, what ``kernel.bwrap_argv`` asks bubblewrap for: a cgroup and a host uid
 of this kernel's own; new mount, network (loopback only), IPC, UTS and pid namespaces; the file
 system read-only, with the course roots, the exchange, homes and service data covered by empty
@@ -13,6 +13,9 @@ ipykernel in the interpreter the template warmed up.
 
 Its parent, the *keeper*, stays outside the pid namespace as that uid: it tells the grader the
 kernel's host pid and exits with the kernel's status. Both die when the template dies.
+
+A judge of test cells is forked the same way, into the stricter sandbox ``judge.forked``
+builds (the one ``judge.sandbox`` asks bubblewrap for): ``start`` keeps either.
 """
 import json
 import os
@@ -30,8 +33,9 @@ DROPPED = NOT_FOR_KERNELS  # the launcher sends none of them; dropped again all 
 
 
 def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None:
-    """In the template's (pid ``template``) fresh child, as root: build the sandbox, fork the
-    kernel, keep it. Never returns."""
+    """In the template's (pid ``template``) fresh child, as root: build the sandbox the request
+    asks for (a student's ``Kernel``, or with ``"role": "judge"`` a judge of test cells,
+    ``judge.forked``), fork its process, keep it. Never returns."""
     try:
         _close_all_but({reply_fd, *stdio})
         quiet = os.open(os.devnull, os.O_RDWR)
@@ -42,27 +46,23 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         env = {k: v for k, v in request["env"].items() if k not in DROPPED}
         os.environ.clear()
         os.environ.update(env)
-        connection = Path(request["connection_file"])
-        workdir, runtime = Path(request["cwd"]), connection.parent
-        settings = CourseSettings()  # from the launcher's environment, set above
-        if cgroups.status() is None:
-            group = cgroups.Group(runtime.name)
-            group.create(settings.kernel_limits())
-            group.join()
-        uid, gid = kernel.outside_ids(runtime.parent / "uids")
-        for path in (runtime, *runtime.iterdir()):
-            os.chown(path, uid, gid, follow_symlinks=False)
+        if request.get("role") == "judge":
+            from course.grading.judge.forked import Judge as Sandbox
+        else:
+            Sandbox = Kernel
+        sandbox = Sandbox(request)  # its settings come from the environment set above
+        uid, gid = sandbox.ids()
         ns.unshare(ns.CLONE_NEWNS | ns.CLONE_NEWNET | ns.CLONE_NEWIPC | ns.CLONE_NEWUTS
-                   | ns.CLONE_NEWPID)
-        build_file_system(workdir, runtime, uid, gid)
+                   | ns.CLONE_NEWPID | sandbox.namespaces)
+        sandbox.build(uid, gid)
         ns.loopback_up()
-        kernel.limit_resources(processes=settings.kernel_processes)
-        read_end, write_end = os.pipe()  # the kernel sees EOF here if its keeper is gone
+        sandbox.limit()
+        read_end, write_end = os.pipe()  # the inner process sees EOF here if its keeper is gone
         pid = os.fork()
         if pid == 0:
             os.close(write_end)
             os.close(reply_fd)
-            _kernel(connection, workdir, uid, gid, stdio, read_end)
+            _inner(sandbox, uid, gid, stdio, read_end)
         os.close(read_end)
         for fd in stdio:
             os.close(fd)
@@ -72,7 +72,7 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         ns.die_with_parent()
         if os.getppid() != template:
             os._exit(1)  # the template died before we would have died with it
-        os.write(reply_fd, (json.dumps({"pid": pid}) + "\n").encode())
+        os.write(reply_fd, (json.dumps({"pid": pid, "keeper": os.getpid()}) + "\n").encode())
         os.close(reply_fd)
         _, status = os.waitpid(pid, 0)
         os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
@@ -83,6 +83,42 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
             traceback.print_exc()
         finally:
             os._exit(1)
+
+
+class Kernel:
+    """What ``start`` builds for a student's kernel: a cgroup and a host uid of its own, the view
+    of ``kernel.bwrap_argv``, the kernel's rlimits, and ipykernel."""
+
+    namespaces = 0  # beyond those every sandbox of the template gets
+
+    def __init__(self, request: dict):
+        self.connection = Path(request["connection_file"])
+        self.workdir, self.runtime = Path(request["cwd"]), self.connection.parent
+        self.settings = CourseSettings()
+
+    def ids(self) -> tuple[int, int]:
+        """Its cgroup joined, its host uid claimed and its runtime folder handed to it."""
+        if cgroups.status() is None:
+            group = cgroups.Group(self.runtime.name)
+            group.create(self.settings.kernel_limits())
+            group.join()
+        uid, gid = kernel.outside_ids(self.runtime.parent / "uids")
+        for path in (self.runtime, *self.runtime.iterdir()):
+            os.chown(path, uid, gid, follow_symlinks=False)
+        return uid, gid
+
+    def build(self, uid: int, gid: int) -> None:
+        build_file_system(self.workdir, self.runtime, uid, gid)
+
+    def limit(self) -> None:
+        kernel.limit_resources(processes=self.settings.kernel_processes)
+
+    def run(self) -> None:
+        os.environ.update(HOME="/tmp", MPLBACKEND="Agg")
+        sys.argv = [sys.executable, "-f", str(self.connection)]
+        from ipykernel import kernelapp
+
+        kernelapp.launch_new_instance()
 
 
 def _close_all_but(keep: set[int]) -> None:
@@ -133,29 +169,32 @@ def _bind(fd: int, target: Path) -> None:
     ns.mount(f"/proc/self/fd/{fd}", str(target), None, ns.MS_BIND | ns.MS_REC)
 
 
-def _dev(devices: dict[str, int]) -> None:
-    """A minimal ``/dev``: the harmless devices, the standard links and a sized ``/dev/shm``."""
-    _tmpfs("/dev", 1024 ** 2, 0o755, ns.MS_NOSUID)
+def _dev(devices: dict[str, int], root: str = "") -> None:
+    """A minimal ``/dev`` (under ``root``, a new root being built): the harmless devices, the
+    standard links and a sized ``/dev/shm``."""
+    dev = f"{root}/dev"
+    _tmpfs(dev, 1024 ** 2, 0o755, ns.MS_NOSUID)
     for name, fd in devices.items():
-        open(f"/dev/{name}", "w").close()
-        ns.mount(f"/proc/self/fd/{fd}", f"/dev/{name}", None, ns.MS_BIND)
+        open(f"{dev}/{name}", "w").close()
+        ns.mount(f"/proc/self/fd/{fd}", f"{dev}/{name}", None, ns.MS_BIND)
     for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
                          ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
-        os.symlink(target, f"/dev/{name}")
-    os.mkdir("/dev/shm")
-    _tmpfs("/dev/shm", kernel.TMP_BYTES, 0o1777)
+        os.symlink(target, f"{dev}/{name}")
+    os.mkdir(f"{dev}/shm")
+    _tmpfs(f"{dev}/shm", kernel.TMP_BYTES, 0o1777)
 
 
-def copy_workspace(src: int, dest: Path, uid: int, gid: int, depth: int = 0) -> None:
+def copy_workspace(src: int, dest: Path, uid: int, gid: int, depth: int = 0,
+                   notebook_mode: int = 0) -> None:
     """Copy the regular files and folders of directory fd ``src`` into ``dest``, owned by the
-    kernel's uid; links, devices and fifos are skipped, and the notebooks at the top are empty
-    and unreadable (the one being graded holds the hidden tests)."""
+    sandbox's uid; links, devices and fifos are skipped, and the notebooks at the top are empty,
+    root's and of ``notebook_mode`` (the one being graded holds the hidden tests)."""
     for entry in sorted(os.scandir(src), key=lambda e: e.name):
         mode = entry.stat(follow_symlinks=False).st_mode
         target = dest / entry.name
         if depth == 0 and entry.name.endswith(".ipynb") and stat.S_ISREG(mode):
             target.touch()
-            os.chmod(target, 0)  # root's: the kernel may not open it (as under bwrap)
+            os.chmod(target, notebook_mode)  # a kernel may not open it (as under bwrap)
         elif stat.S_ISREG(mode):
             fd = os.open(entry.name, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=src)
             with os.fdopen(fd, "rb") as fin, open(target, "wb") as fout:
@@ -168,18 +207,17 @@ def copy_workspace(src: int, dest: Path, uid: int, gid: int, depth: int = 0) -> 
             os.chown(target, uid, gid)
             sub = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=src)
             try:
-                copy_workspace(sub, target, uid, gid, depth + 1)
+                copy_workspace(sub, target, uid, gid, depth + 1, notebook_mode)
             finally:
                 os.close(sub)
 
 
-def _kernel(connection: Path, workdir: Path, uid: int, gid: int, stdio: list[int],
-            keeper: int) -> None:
+def _inner(sandbox, uid: int, gid: int, stdio: list[int], keeper: int) -> None:
     """Pid 1 of the new pid namespace: its own /proc, nobody in a user namespace of its own
-    with no capability, then ipykernel. Never returns."""
+    with no capability, then what ``sandbox`` runs (ipykernel, or the judge). Never returns."""
     try:
         ns.mount("proc", "/proc", "proc", ns.MS_NOSUID | ns.MS_NODEV | ns.MS_NOEXEC)
-        os.chdir(workdir)
+        os.chdir(sandbox.workdir)
         os.setgroups([])
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid)
@@ -196,11 +234,7 @@ def _kernel(connection: Path, workdir: Path, uid: int, gid: int, stdio: list[int
         for target, fd in enumerate(stdio):
             os.dup2(fd, target)
             os.close(fd)
-        os.environ.update(HOME="/tmp", MPLBACKEND="Agg")
-        sys.argv = [sys.executable, "-f", str(connection)]
-        from ipykernel import kernelapp
-
-        kernelapp.launch_new_instance()
+        sandbox.run()
     except SystemExit as done:
         os._exit(done.code if isinstance(done.code, int) else 1)
     except BaseException:
