@@ -223,7 +223,7 @@ def test_the_kernel_has_no_privilege_no_network_and_dies_with_the_grader(kernel_
     assert {"COURSE_GRADEBOOK_URL", "JPY_PARENT_PID"} <= {a[0] for a in parsed.all("--unsetenv")}
     assert dict(map(tuple, parsed.all("--setenv"))) == {"HOME": "/tmp", "MPLBACKEND": "Agg"}
     assert parsed.command == [sys.executable, "-c", sandbox_kernel.LAUNCH, "-f",
-                              str(runtime / "kernel.json")]
+                              str(runtime / "kernel.json"), "--HistoryManager.enabled=False"]
 
 
 def test_the_grading_roots_the_exchange_and_a_home_elsewhere_are_hidden(tmp_path, monkeypatch):

@@ -60,3 +60,13 @@ def test_the_launch_is_ipykernel_launchers_steps_without_the_debugger():
     assert "del sys.path[0]" in launcher and "app.launch_new_instance()" in launcher
     assert sandbox_kernel.LAUNCH.startswith("import sys; del sys.path[0];")
     assert "kernelapp.launch_new_instance()" in sandbox_kernel.LAUNCH
+
+
+def test_the_graded_kernel_keeps_no_history_file_but_in_and_out_work(kernel):
+    """No SQLite history in the kernel's /tmp (nor a thread saving to it); a notebook that
+    reads ``In``, ``Out`` or ``_i`` still runs as in class."""
+    _stdout(kernel, "21 * 2")
+    printed = _stdout(kernel, "import os\nprint(In[1], Out[1], repr(_i))\n"
+                              "print(get_ipython().history_manager.enabled)\n"
+                              "print(os.path.exists('/tmp/.ipython/profile_default/history.sqlite'))")
+    assert printed.splitlines() == ["21 * 2 42 '21 * 2'", "False", "False"], printed

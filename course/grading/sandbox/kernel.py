@@ -49,6 +49,9 @@ KERNELSPEC_PATH = str(Path(__file__).resolve().parent / "jupyter")  # holds kern
 # ipykernel is loaded: not even an ``ipykernel_launcher.py`` of the student's.
 LAUNCH = ("import sys; del sys.path[0]; sys.modules['debugpy'] = None; "
           "from ipykernel import kernelapp; kernelapp.launch_new_instance()")
+# A graded kernel keeps no IPython history database: In, Out and _i still work (they live in
+# memory), but no SQLite file is made in its /tmp and no thread saves to it (a sixth of its start).
+OPTIONS = ("--HistoryManager.enabled=False",)
 
 
 def hidden_roots() -> list[Path]:
@@ -172,7 +175,7 @@ def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
              "--cap-drop", "ALL", "--die-with-parent", "--new-session",
              "--unsetenv", "JPY_PARENT_PID", "--unsetenv", "COURSE_GRADEBOOK_URL",
              "--setenv", "HOME", "/tmp", "--setenv", "MPLBACKEND", "Agg",
-             sys.executable, "-c", LAUNCH, "-f", str(connection)]
+             sys.executable, "-c", LAUNCH, "-f", str(connection), *OPTIONS]
     return argv
 
 

@@ -115,7 +115,7 @@ class Kernel:
 
     def run(self) -> None:
         os.environ.update(HOME="/tmp", MPLBACKEND="Agg")
-        sys.argv = [sys.executable, "-f", str(self.connection)]
+        sys.argv = [sys.executable, "-f", str(self.connection), *kernel.OPTIONS]
         from ipykernel import kernelapp
 
         kernelapp.launch_new_instance()
