@@ -19,9 +19,8 @@ from jupyter_client.manager import start_new_kernel
 from course.grading.judge import sandbox as judge_sandbox
 from course.grading.course_dir import ROOT
 from course.grading.judge.sandbox import JudgeFailed, JudgeSandbox, clean_outputs, read_frame
-from course.grading.judge.forked import ForkedJudge
 from course.grading.judge.kernel_link import Link
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Template
+from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, Template
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
@@ -71,7 +70,7 @@ def test_a_worker_with_a_warm_template_forks_its_judges(judge, request):
     box, _ = judge
     assert _printed(box.run("print('judged')\n", "t")) == "judged\n"
     forked = request.node.callspec.params["judge"] == "warm template"
-    assert isinstance(box.process, ForkedJudge) == forked, box.process
+    assert isinstance(box.process, Forked) == forked, box.process
 
 
 def _student(kc, code: str) -> None:

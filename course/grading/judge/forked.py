@@ -14,103 +14,37 @@ Two sides: ``start`` (the grader's: asks the template for a judge and returns it
 None so that ``JudgeSandbox`` starts it in bubblewrap) and ``Judge`` (what ``warm.start``
 builds in the template's child, as root, before the first frame is read).
 """
-import json
 import logging
 import os
-import select
-import socket
-import subprocess
-import time
 from pathlib import Path
 
 from course.grading.sandbox import kernel as sandbox_kernel, namespaces as ns, warm
-
-STARTED_WITHIN = 10.0  # seconds for the template to say the judge runs, else bubblewrap's
+from course.grading.sandbox.template import Forked, fork
 
 log = logging.getLogger(__name__)
 
 
-class ForkedJudge:
-    """The grader's handle on a forked judge: its channel (``stdin``, ``stdout``), the host
-    pid of its keeper, and ``wait``/``kill`` as ``subprocess.Popen`` has them. Closing the
-    connection to the template kills the judge."""
-
-    def __init__(self, connection: socket.socket, stdin, stdout):
-        self.connection, self.stdin, self.stdout = connection, stdin, stdout
-        self.pid: int | None = None
-        self._pending = b""
-
-    def reply(self, timeout: float | None) -> dict | None:
-        """The template's next line about this judge, None when it has closed the connection
-        (TimeoutExpired past ``timeout``)."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while b"\n" not in self._pending:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not select.select([self.connection], [], [], left)[0]:
-                raise subprocess.TimeoutExpired("judge", timeout)
-            more = self.connection.recv(4096)
-            if not more:
-                return None
-            self._pending += more
-        line, self._pending = self._pending.split(b"\n", 1)
-        try:
-            reply = json.loads(line)
-        except ValueError:
-            return {}
-        return reply if type(reply) is dict else {}
-
-    def wait(self, timeout: float | None = None) -> int | None:
-        """The judge's exit status once it has ended (TimeoutExpired past ``timeout``)."""
-        while self.connection.fileno() >= 0:
-            reply = self.reply(timeout)
-            if reply is None or "exit" in reply:
-                self.kill()
-                return reply and reply["exit"]
-        return None
-
-    def kill(self) -> None:
-        self.connection.close()  # the template kills a judge whose connection drops
-
-
-def start(address: str | None, folder: Path, env: dict, uid: int, errors) -> ForkedJudge | None:
+def start(address: str | None, folder: Path, env: dict, uid: int, errors) -> Forked | None:
     """Ask the template at ``address`` for a judge of ``folder`` running as ``uid`` with
-    ``env``, its stderr into the file ``errors``; None when there is no template or it could
-    not start one (the caller then starts the judge in bubblewrap)."""
-    if not address or os.geteuid() != 0:
-        return None
-    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        connection.connect(address)
-    except OSError:
-        connection.close()
-        return None
+    ``env``, its stderr into the file ``errors``: its handle, with its channel as ``stdin``
+    and ``stdout`` (as ``JudgeSandbox`` uses a subprocess's); None when there is no template
+    or it could not start one (the caller then starts the judge in bubblewrap)."""
     judge_in, to_judge = os.pipe()
     from_judge, judge_out = os.pipe()
     request = {"role": "judge", "cwd": str(folder), "env": env, "uid": uid}
     try:
-        socket.send_fds(connection, [json.dumps(request).encode()],
-                        [judge_in, judge_out, errors.fileno()])
-    except OSError:
-        connection.close()
-        return None
+        forked, why = fork(address, request, [judge_in, judge_out, errors.fileno()])
     finally:
         os.close(judge_in)
         os.close(judge_out)
-    judge = ForkedJudge(connection, os.fdopen(to_judge, "wb", buffering=0),
-                        os.fdopen(from_judge, "rb", buffering=0))
-    try:
-        reply = judge.reply(STARTED_WITHIN)
-    except subprocess.TimeoutExpired:
-        reply = None
-    if not reply or type(reply.get("keeper")) is not int:
-        log.warning("the warm template did not start a judge (%s): starting it in bubblewrap",
-                    (reply or {}).get("error", "no answer"))
-        judge.kill()
-        judge.stdin.close()
-        judge.stdout.close()
+    if forked is None:
+        os.close(to_judge)
+        os.close(from_judge)
+        log.warning("%s: the judge starts in bubblewrap", why)
         return None
-    judge.pid = reply["keeper"]
-    return judge
+    forked.stdin = os.fdopen(to_judge, "wb", buffering=0)
+    forked.stdout = os.fdopen(from_judge, "rb", buffering=0)
+    return forked
 
 
 class Judge:

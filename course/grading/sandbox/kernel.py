@@ -292,14 +292,9 @@ def status_line() -> str | None:
 
 
 def main(argv: list[str]) -> None:
+    """The kernelspec's launcher: the kernel of ``argv[1]`` (its connection file) started cold
+    in bubblewrap. (A worker with a warm template has its kernels forked there instead.)"""
     connection_file = argv[1]
-    from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, start_in
-
-    template = os.environ.get(COURSE_TEMPLATE_SOCKET)
-    if template and os.geteuid() == 0:  # a grading worker's warm template (template.py)
-        status = start_in(template, connection_file, Path.cwd().resolve())
-        if status is not None:
-            sys.exit(status)
     if not available():
         sys.exit("bubblewrap (bwrap) is not installed: cannot start a sandboxed kernel")
     command = bwrap_argv(connection_file, Path.cwd().resolve())

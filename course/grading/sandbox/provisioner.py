@@ -10,8 +10,9 @@ kernelspec), so plain ``nbgrader autograde`` and ``python -m course grade`` both
 * each kernel is told which course root and exchange to hide (``COURSE_ROOT``,
   ``COURSE_EXCHANGE`` in its environment, from the ``CourseSettings`` in the kernel manager's
   config), so the grader's own environment is never changed to carry them;
-* under a root grader the kernel's launcher puts it in a cgroup named for its runtime folder
-  (``kernel.confine``); cleaning up kills what is left in it and removes it;
+* under a root grader the kernel's launcher, or the warm template that forks it (``_forked``),
+  puts it in a cgroup named for its runtime folder (``kernel.confine``, ``warm.start``);
+  cleaning up kills what is left in it and removes it;
 * the kernel writes into a size-limited copy of the submission folder that vanishes with it,
   so before the kernel is killed the grader copies the regular files it wrote back into the
   real folder (bounded, never following a link): the tamper scan still sees a module written
@@ -27,12 +28,14 @@ from pathlib import Path
 
 from jupyter_client.provisioning import LocalProvisioner
 
+from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, start_kernel
 from course.grading.settings import CourseSettings
 
 BRING_BACK_BYTES = 16 * 1024 ** 2  # what a kernel's written files may add to autograded/
 BRING_BACK_FILES = 500
 SOCKETS_WAIT = 10.0  # seconds launch_kernel waits for the kernel's sockets (then the client's)
 SOCKET_PORTS = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
+LAUNCHER = "course.grading.sandbox.kernel"  # the kernelspec's: python -m LAUNCHER CONNECTION_FILE
 
 
 def runtime_base() -> Path:
@@ -69,9 +72,26 @@ class SandboxProvisioner(LocalProvisioner):
         sockets = self._sockets(self.connection_info)
         for path in sockets:
             path.unlink(missing_ok=True)  # a restarted kernel's predecessor's (it is dead)
-        info = await super().launch_kernel(cmd, **kwargs)
+        info = self._forked(cmd, kwargs) or await super().launch_kernel(cmd, **kwargs)
         await self._bound(sockets)
         return info
+
+    def _forked(self, cmd: list[str], kwargs: dict) -> dict | None:
+        """Under a root grading worker with a warm template, when the kernelspec runs the
+        course's own launcher: the kernel forked from the template, with no launcher process
+        between (``template.start_kernel``); else None (``cmd`` runs, and the launcher starts
+        the kernel cold in bubblewrap)."""
+        address = os.environ.get(COURSE_TEMPLATE_SOCKET)
+        if not address or cmd[1:3] != ["-m", LAUNCHER] or len(cmd) != 4:
+            return None
+        forked, why = start_kernel(address, self.parent.connection_file, self.workdir,
+                                   kwargs.get("env") or dict(os.environ))
+        if forked is None:
+            self.log.warning("%s: this kernel starts cold, in bubblewrap", why)
+            return None
+        self.process, self.pid, self.pgid = forked, forked.pid, None
+        self.cwd = self.workdir
+        return self.connection_info
 
     def _sockets(self, info: dict) -> list[Path]:
         """The unix sockets the kernel binds (``<ip>-<port>``, ipc transport)."""
@@ -113,7 +133,6 @@ class SandboxProvisioner(LocalProvisioner):
             if cgroups.status() is None:  # the launcher made one (kernel.confine, warm.start)
                 cgroups.Group(self.runtime.name).remove()
         if not restart and self.runtime is not None:
-            self.runtime.with_suffix(".pid").unlink(missing_ok=True)  # a killed launcher's
             shutil.rmtree(self.runtime, ignore_errors=True)
             self.runtime = None
 
@@ -141,15 +160,12 @@ class SandboxProvisioner(LocalProvisioner):
 
     def _sandbox_pid(self) -> int | None:
         """The host pid of the sandbox's first process (whose root is the sandbox's root): a
-        warm kernel's, as its launcher wrote it (template.start_in), else bwrap's child in a
-        pid namespace of its own."""
+        warm kernel's, as the template said it, else bwrap's child in a pid namespace of its
+        own."""
         import psutil
 
-        if self.runtime is not None:
-            try:
-                return int(self.runtime.with_suffix(".pid").read_text())
-            except (OSError, ValueError):
-                pass
+        if isinstance(self.process, Forked):
+            return self.process.sandbox_pid
 
         try:
             children = psutil.Process(self.process.pid).children() if self.process else []

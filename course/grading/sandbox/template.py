@@ -3,20 +3,22 @@ kernel and every judge of test cells needs, and forks each student's kernel and 
 from there (``warm.start``) instead of starting a fresh interpreter in bubblewrap.
 
 It never runs student code and holds nothing secret: it starts before any student, from the
-worker's environment less the gradebook's address, and is told per kernel only what the
-kernel's own launcher knows (connection file, folder, environment). Three parts:
+worker's environment less the gradebook's address, and is told per kernel only what a
+kernel's launcher would know (connection file, folder, environment). Three parts:
 
 * ``serve`` — the template: imports, then answers on a unix socket in a folder only the
-  grader may enter (hidden from every kernel). Each connection is one kernel: it forks it,
-  kills it when the connection drops, and sends its exit status when it ends.
+  grader may enter (hidden from every kernel). Each connection is one kernel (or judge): it
+  forks it, kills it when the connection drops, and sends its exit status when it ends.
 * ``Template`` — the worker's handle: started before the first student, replaced when it has
   died (the student in flight, whose kernel died with it, is retried as any dead kernel is).
-* ``start_in`` — the kernel launcher's side (``kernel.main``, as the kernelspec runs it): asks
-  the template for the kernel and stands for it until it ends, so jupyter_client's provisioner
-  waits for, signals and kills it as it would the bwrap kernel.
+* ``fork`` — the grader's side: asks the template for a sandbox (``start_kernel`` for the
+  provisioner, ``judge.forked`` for a judge) and returns a ``Forked`` handle that jupyter_client
+  and the judge wait for and kill as they would a subprocess; no launcher process stands
+  between.
 
 Only for a root grader (the uid per student needs root); a template that cannot be reached
-leaves the launcher to start the kernel cold, in bubblewrap.
+leaves the kernel to be started cold, by the kernelspec's launcher in bubblewrap (and the
+judge by its own launcher).
 """
 import json
 import os
@@ -180,46 +182,132 @@ class Template:
             self.folder = None
 
 
-def start_in(address: str, connection_file: str, cwd: Path) -> int | None:
-    """The launcher's side: have the template at ``address`` start this kernel, then wait for
-    it. Returns its exit status, or None when no template answered (start it cold)."""
-    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        client.connect(address)
-    except OSError:
-        return None
-    quiet = os.open(os.devnull, os.O_RDWR)
-    env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_KERNELS}
-    request = {"connection_file": connection_file, "cwd": str(cwd), "env": env}
-    # The kernel's stderr is a pipe this launcher copies to its own (the run log): the log's
-    # own descriptor in the kernel could be truncated, wiping what classmates' grading wrote.
-    errors, errors_in_kernel = os.pipe()
-    socket.send_fds(client, [json.dumps(request).encode()], [quiet, quiet, errors_in_kernel])
-    os.close(quiet)
-    os.close(errors_in_kernel)
-    relaying = threading.Thread(target=relay, args=(errors, 2), daemon=True)
-    relaying.start()
-    replies = client.makefile("r")
-    pid_file = Path(connection_file).parent.with_suffix(".pid")
-    try:
-        for line in replies:
+class Forked:
+    """A sandbox the template forked for one connection (a kernel's or a judge's), as
+    ``subprocess.Popen`` shows a process to jupyter_client and the judge: ``pid`` (its keeper,
+    outside the sandbox), ``poll``, ``wait``, ``send_signal``, ``kill``. The template kills it
+    when the connection closes, and says its exit status on it when it ends by itself."""
+
+    stdin = stdout = stderr = None
+
+    def __init__(self, connection: socket.socket):
+        self.connection = connection
+        self.pid: int | None = None          # the keeper's host pid
+        self.sandbox_pid: int | None = None  # its first process inside (whose root is the sandbox's)
+        self.returncode: int | None = None
+        self._pending = b""
+
+    def reply(self, timeout: float | None) -> dict | None:
+        """The template's next line about this sandbox, None when the template has closed the
+        connection (``subprocess.TimeoutExpired`` past ``timeout``)."""
+        import subprocess
+        import time
+
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self._pending:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not select.select([self.connection], [], [], left)[0]:
+                raise subprocess.TimeoutExpired("the warm template", timeout)
+            more = self.connection.recv(4096)
+            if not more:
+                return None
+            self._pending += more
+        line, self._pending = self._pending.split(b"\n", 1)
+        try:
             reply = json.loads(line)
-            if "pid" in reply:
-                pid_file.write_text(str(reply["pid"]))  # where bring-back finds its files
-            elif "error" in reply:
-                print(f"the warm template could not start the kernel: {reply['error']}",
-                      file=sys.stderr)
-            elif "exit" in reply:
-                return reply["exit"] & 0xFF
-        return 1  # the template went away: the kernel died with it
+        except ValueError:
+            return {}
+        return reply if type(reply) is dict else {}
+
+    def wait(self, timeout: float | None = None) -> int:
+        while self.returncode is None:
+            reply = self.reply(timeout)
+            if reply is None:
+                self._ended(1)  # the template went: what it forked died with it
+            elif type(reply.get("exit")) is int:
+                self._ended(reply["exit"] & 0xFF)
+        return self.returncode
+
+    def poll(self) -> int | None:
+        import subprocess
+
+        try:
+            return self.wait(0)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def send_signal(self, signum: int) -> None:
+        """SIGKILL or SIGTERM kill it; nothing else reaches a sandbox (interrupts are
+        messages)."""
+        if signum in (signal.SIGKILL, signal.SIGTERM):
+            self.kill()
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            self._ended(-signal.SIGKILL)
+
+    terminate = kill
+
+    def _ended(self, code: int) -> None:
+        self.returncode = code
+        self.connection.close()
+
+
+def fork(address: str | None, request: dict, fds: list[int],
+         within: float = 10.0) -> tuple[Forked | None, str]:
+    """Have the template at ``address`` fork the sandbox ``request`` asks for, with ``fds`` as
+    its stdin, stdout and stderr; wait (``within`` seconds) until it runs. Returns its handle,
+    or None and why (no template here, none answered, or it could not build the sandbox)."""
+    import subprocess
+
+    if not address or os.geteuid() != 0:
+        return None, "no warm template"
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.connect(address)
+        socket.send_fds(connection, [json.dumps(request).encode()], fds)
+    except OSError as error:
+        connection.close()
+        return None, f"the warm template did not answer ({error})"
+    forked = Forked(connection)
+    try:
+        reply = forked.reply(within)
+    except subprocess.TimeoutExpired:
+        reply = None
+    if not reply or type(reply.get("keeper")) is not int or type(reply.get("pid")) is not int:
+        forked.kill()
+        return None, f"the warm template could not start it: {(reply or {}).get('error', 'no answer')}"
+    forked.pid, forked.sandbox_pid = reply["keeper"], reply["pid"]
+    return forked, ""
+
+
+def start_kernel(address: str | None, connection_file: str, cwd: Path,
+                 env: dict) -> tuple[Forked | None, str]:
+    """Have the template at ``address`` fork the kernel of ``connection_file`` for the
+    submission folder ``cwd`` with ``env`` (less what no kernel may see). The kernel's stderr
+    is a pipe copied into this process's stderr of now (the run log, 1 MiB at most): the log's
+    own descriptor in the kernel could be truncated, wiping what classmates' grading wrote."""
+    quiet = os.open(os.devnull, os.O_RDWR)
+    errors, errors_in_kernel = os.pipe()
+    request = {"connection_file": connection_file, "cwd": str(cwd),
+               "env": {k: v for k, v in env.items() if k not in NOT_FOR_KERNELS}}
+    try:
+        forked, why = fork(address, request, [quiet, quiet, errors_in_kernel])
     finally:
-        pid_file.unlink(missing_ok=True)
-        relaying.join(1.0)  # the kernel's last words, if it is gone
+        os.close(quiet)
+        os.close(errors_in_kernel)
+    if forked is None:
+        os.close(errors)
+        return None, why
+    target = os.dup(2)
+    threading.Thread(target=relay, args=(errors, target), kwargs={"close": True},
+                     daemon=True).start()
+    return forked, ""
 
 
-def relay(source: int, target: int, limit: int = STDERR_BYTES) -> None:
+def relay(source: int, target: int, limit: int = STDERR_BYTES, close: bool = False) -> None:
     """Copy what arrives on ``source`` to ``target`` (at most ``limit`` bytes; the rest is
-    read and dropped) until it ends."""
+    read and dropped) until it ends; then close ``source`` (and, with ``close``, ``target``)."""
     copied = 0
     while chunk := os.read(source, 1 << 16):
         if copied < limit:
@@ -229,6 +317,8 @@ def relay(source: int, target: int, limit: int = STDERR_BYTES) -> None:
                 pass
             copied += len(chunk)
     os.close(source)
+    if close:
+        os.close(target)
 
 
 if __name__ == "__main__":
