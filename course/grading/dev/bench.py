@@ -1,6 +1,6 @@
 """Timings for the course, printed (never asserted).
 
-    python -m course.grading.dev.bench [--students 40] [--stall-runs 100] [--jobs 2] [--rounds 1]
+    python -m course.grading.dev.bench [--students 40] [--stall-runs 100] [--jobs 2] [--rounds 3]
 
 * widget redraw of the packing explorer;
 * run-all of every instructor notebook in a fresh kernel;
@@ -26,6 +26,7 @@
   (``--student-wheel-only`` measures just this).
 """
 import argparse
+import contextlib
 import copy
 import importlib.util
 import os
@@ -129,21 +130,29 @@ def kernel_start_seconds(kernel_name: str, runs: int = 5) -> float:
 
 def judge_cost(runs: int = 5) -> dict[str, tuple[float, float]]:
     """What judging A1's test cells costs per student: in the judge's own sandbox (a new one
-    per student, as graded), against the same cells judged in this process (as before the
-    judge had a sandbox). Name -> (median wall seconds, median CPU seconds of the judging side:
-    this process plus its waited children; the kernel's own work is the same in both)."""
+    per student, as graded: started in bubblewrap, and, under a root grader, forked from a
+    worker's warm template), against the same cells judged in this process (as before the
+    judge had a sandbox). Name -> (median wall seconds, median CPU seconds of this process and
+    all it started, the kernel's serving included, which is the same in all: counted by a
+    cgroup of its own under a root grader, else this process and its waited children)."""
     import resource
-
-    from jupyter_client.manager import KernelManager
-
-    from course.grading.judge.core import Judge
-    from course.grading.judge.sandbox import JudgeSandbox
-    from course.grading.judge.kernel_link import Link
 
     nb = reference_submission(ROOT / "source" / A1 / "packing_by_hand.ipynb",
                               ROOT / "release" / A1 / "packing_by_hand.ipynb")
     source = nbformat.read(ROOT / "source" / A1 / "packing_by_hand.ipynb", as_version=4)
     tests = [(grade_id(c), c.source) for c in source.cells if is_test_cell(c)]
+    with _tree_cpu(resource) as tree_cpu:
+        return _judge_cost(runs, nb, tests, tree_cpu)
+
+
+def _judge_cost(runs: int, nb, tests, tree_cpu) -> dict[str, tuple[float, float]]:
+    from jupyter_client.manager import KernelManager
+
+    from course.grading.judge.core import Judge
+    from course.grading.judge.sandbox import JudgeSandbox
+    from course.grading.judge.kernel_link import Link
+    from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Template
+
     folder = Path(tempfile.mkdtemp(prefix="bench-judge-"))
     # Over IPC, as graded kernels are: over TCP ipykernel warns on the terminal.
     km = KernelManager(kernel_name="python3", transport="ipc", ip=str(folder / "kernel"))
@@ -151,32 +160,67 @@ def judge_cost(runs: int = 5) -> dict[str, tuple[float, float]]:
     kc = km.client()
     kc.start_channels()
     kc.wait_for_ready(timeout=60)
-    found: dict[str, list[tuple[float, float]]] = {"sandboxed judge": [], "in-process judge": []}
+    template = Template(folder / "template.log")
+    address = template.ensure()  # None unless root
+    found: dict[str, list[tuple[float, float]]] = {"sandboxed judge (bubblewrap)": [],
+                                                   "in-process judge": []}
+    if address:
+        found["sandboxed judge (forked from a warm template)"] = []
     try:
         for cell in nb.cells:
             if cell.cell_type == "code" and not is_test_cell(cell):
                 kc.execute_interactive(cell.source, timeout=60, output_hook=lambda msg: None)
         for _ in range(runs):
             for name in found:
+                if "forked" in name:
+                    os.environ[COURSE_TEMPLATE_SOCKET] = address
                 link = Link(km, timeout=30, interrupt=km.interrupt_kernel,
                             restart=lambda: km.restart_kernel(now=True), alive=km.is_alive)
-                cpu = time.process_time() + _children_cpu(resource)
+                cpu = tree_cpu()
                 started = time.perf_counter()
-                judge = (JudgeSandbox(link, str(folder), timeout=30) if name == "sandboxed judge"
-                         else Judge(link, str(folder)))
+                judge = (Judge(link, str(folder)) if name == "in-process judge"
+                         else JudgeSandbox(link, str(folder), timeout=30))
                 for gid, code in tests:
                     judge.run(code, gid)
                 if isinstance(judge, JudgeSandbox):
                     judge.close()
-                found[name].append((time.perf_counter() - started,
-                                    time.process_time() + _children_cpu(resource) - cpu))
+                found[name].append((time.perf_counter() - started, tree_cpu() - cpu))
                 link.close()
+                os.environ.pop(COURSE_TEMPLATE_SOCKET, None)
     finally:
+        template.stop()
         kc.stop_channels()
         km.shutdown_kernel(now=True)
         shutil.rmtree(folder, ignore_errors=True)
     return {name: (statistics.median(w for w, _ in times), statistics.median(c for _, c in times))
             for name, times in found.items()}
+
+
+@contextlib.contextmanager
+def _tree_cpu(resource):
+    """A function giving the CPU seconds this process and all it starts inside the block have
+    used: this process in a cpuacct cgroup of its own while inside, where one can be made (a
+    root grader: it also counts what a warm template forks), else this process and its waited
+    children."""
+    from course.grading.sandbox import cgroups
+
+    if cgroups.status() is not None:
+        yield lambda: time.process_time() + _children_cpu(resource)
+        return
+    own = cgroups.HIERARCHIES / "cpuacct" / cgroups.own_group("cpuacct").lstrip("/")
+    folder = own / f"bench-{os.getpid()}"
+    folder.mkdir(exist_ok=True)
+    (folder / "cgroup.procs").write_text(str(os.getpid()))
+    try:
+        yield lambda: int((folder / "cpuacct.usage").read_text()) / 1e9
+    finally:
+        (own / "cgroup.procs").write_text(str(os.getpid()))
+        for _ in range(100):  # until what it started has left it
+            try:
+                folder.rmdir()
+                break
+            except OSError:
+                time.sleep(0.05)
 
 
 def _children_cpu(resource) -> float:
@@ -468,7 +512,7 @@ def main(argv=None) -> None:
     parser.add_argument("--student-wheel-only", action="store_true")
     parser.add_argument("--judge-only", action="store_true",
                         help="only what the judge's sandbox costs per student")
-    parser.add_argument("--rounds", type=int, default=1,
+    parser.add_argument("--rounds", type=int, default=3,
                         help="plain against the course's command this many times in turn")
     parser.add_argument("--grading-only", action="store_true",
                         help="only plain nbgrader against the course's command")
