@@ -44,12 +44,17 @@ def _start_workers(args):
     return Workers.started(min(args.jobs, len(students)), root, feedback=True)
 
 
-def _load_report() -> None:
-    """Import the report's modules (matplotlib, nbgrader's API): called in the main thread
-    while the first students are graded, so the report at the end does not wait for them."""
-    import importlib
+def _load_report(root: Path, assignment: str) -> None:
+    """Import the report's modules (matplotlib, nbgrader's API) and warm what they compile on
+    first use: called in the main thread while the first students are graded, so the report
+    at the end does not wait for them. A failure here is left for the report to meet and
+    say at its own time: it must not stop the grading."""
+    try:
+        from course.grading.report.after_batch import warm_up
 
-    importlib.import_module("course.grading.report.after_batch")
+        warm_up(root, assignment)
+    except Exception:
+        pass
 
 
 def _grade(args, workers) -> int:
@@ -75,7 +80,8 @@ def _grade(args, workers) -> int:
     try:
         cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
                           students=args.students or None, cluster=cluster,
-                          workers=workers, meanwhile=_load_report)
+                          workers=workers,
+                          meanwhile=lambda: _load_report(root, args.assignment))
     except ImportError as error:
         if cluster is None:
             raise
