@@ -25,6 +25,39 @@ from course.grading.settings import CourseSettings
 
 
 def grade(args) -> int:
+    workers = None if args.cluster else _start_workers(args)
+    try:
+        return _grade(args, workers)
+    finally:
+        if workers is not None:
+            workers.stop()  # they were told to stop when the last student was done
+
+
+def _start_workers(args):
+    """The local grading workers, started first of all: each loads nbgrader and warms its
+    kernel template while this process loads its own modules and prepares the gradebook."""
+    from course.grading.batch.workers import Workers
+    from course.grading.intake.handed_in import submitted_students
+
+    root = args.course.resolve()
+    students = args.students or submitted_students(root, args.assignment)
+    return Workers.started(min(args.jobs, len(students)), root, feedback=True)
+
+
+def _load_report(root: Path, assignment: str) -> None:
+    """Import the report's modules (matplotlib, nbgrader's API) and warm what they compile on
+    first use: called in the main thread while the first students are graded, so the report
+    at the end does not wait for them. A failure here is left for the report to meet and
+    say at its own time: it must not stop the grading."""
+    try:
+        from course.grading.report.after_batch import warm_up
+
+        warm_up(root, assignment)
+    except Exception:
+        pass
+
+
+def _grade(args, workers) -> int:
     from course.grading.cycle import run_cycle, summary
     from course.grading.intake.handed_in import submitted_students
     from course.grading.sandbox import kernel as sandbox_kernel
@@ -46,7 +79,9 @@ def grade(args) -> int:
     ahead = Ahead(root, args.assignment, submitted_students(root, args.assignment))
     try:
         cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
-                          students=args.students or None, cluster=cluster)
+                          students=args.students or None, cluster=cluster,
+                          workers=workers,
+                          meanwhile=lambda: _load_report(root, args.assignment))
     except ImportError as error:
         if cluster is None:
             raise

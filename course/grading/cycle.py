@@ -33,10 +33,12 @@ class Cycle:
 
 
 def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | None = None,
-              budget: float = 600, progress=print, cluster=None) -> Cycle:
+              budget: float = 600, progress=print, cluster=None, workers=None,
+              meanwhile=None) -> Cycle:
     """Grade ``assignment`` in the course at ``root`` (feedback as each student is graded);
     library output goes to its run log. With ``cluster`` (``cluster.client.Cluster``), the
-    grading is done on that Dask cluster, each result recorded as it comes."""
+    grading is done on that Dask cluster, each result recorded as it comes. ``workers`` and
+    ``meanwhile`` go to ``batch.pool.grade`` (workers started early, with ``feedback``)."""
     problems: list[str] = []
     url = db_url(root)
     if cluster is not None:
@@ -46,7 +48,8 @@ def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | 
                                     progress=progress, problems=problems)
     else:
         outcomes = grade(assignment, root, jobs=jobs, students=students, budget=budget,
-                         progress=progress, feedback=True, problems=problems)
+                         progress=progress, feedback=True, problems=problems,
+                         workers=workers, meanwhile=meanwhile)
         record(url, outcomes)
     grades_csv, tasks_csv = export(root, assignment, recorded(url, assignment), url)
     return Cycle(outcomes, grades_csv, tasks_csv, run_log(root, assignment), problems)

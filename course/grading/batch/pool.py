@@ -11,13 +11,13 @@ simply times out again and keeps its score). With ``feedback``, the worker that 
 student writes that student's feedback right after, so no serial feedback pass waits at the end.
 """
 import atexit
-import multiprocessing as mp
 import os
 import queue
 import time
 from pathlib import Path
 
 from course.grading.batch import attempts, nbgrader_log
+from course.grading.batch.workers import Workers
 from course.grading.intake.handed_in import course_id, db_url, submitted_students, unreadable, unsafe_id
 from course.grading.course_dir import ROOT, course_settings, nbgrader_api, tool_env
 from course.grading.logs import output_to, run_log, student_log
@@ -188,74 +188,27 @@ def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
     return Outcome(student, assignment, Status.NOT_GRADED, None, None, reason)
 
 
-def _kill_tree(pid: int) -> None:
-    import psutil
-
-    try:
-        parent = psutil.Process(pid)
-    except psutil.NoSuchProcess:
-        return
-    for process in parent.children(recursive=True) + [parent]:
-        try:
-            process.kill()
-        except psutil.NoSuchProcess:
-            pass
-
-
-class _Workers:
-    """The worker processes of one batch: started, killed, replaced, stopped."""
-
-    def __init__(self, root: Path, settings: dict | None, feedback: bool):
-        self._ctx = mp.get_context("spawn")
-        self._args = str(root), settings, feedback
-        self.tasks, self.results = self._ctx.Queue(), self._ctx.Queue()
-        self.processes: dict[int, mp.Process] = {}
-
-    def hand_out(self, assignment: str, students: list[str]) -> None:
-        for student in students:
-            self.tasks.put((assignment, student))
-
-    def start(self) -> None:
-        process = self._ctx.Process(target=_worker, args=(self.tasks, self.results, *self._args),
-                                    daemon=True)
-        process.start()
-        self.processes[process.pid] = process
-
-    def alive(self, pid: int) -> bool:
-        return self.processes[pid].is_alive()
-
-    def kill(self, pid: int) -> None:
-        """Kill the worker ``pid`` and its kernels."""
-        _kill_tree(pid)
-        self.processes.pop(pid).join(5)
-
-    def forget_dead(self, busy: set[int]) -> int:
-        """Forget the workers that died between students; return how many."""
-        dead = [pid for pid, w in self.processes.items() if not w.is_alive() and pid not in busy]
-        for pid in dead:
-            self.processes.pop(pid)
-        return len(dead)
-
-    def stop(self) -> None:
-        for _ in self.processes:
-            self.tasks.put(None)
-        for process in self.processes.values():
-            process.join(10)
-            if process.is_alive():
-                _kill_tree(process.pid)
-
-
 def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str] | None = None,
           budget: float = 600, progress=print, settings: dict | None = None,
-          feedback: bool = False, problems: list[str] | None = None) -> list[Outcome]:
+          feedback: bool = False, problems: list[str] | None = None,
+          workers: Workers | None = None, meanwhile=None) -> list[Outcome]:
     """Autograde every submitted student of ``assignment`` with ``jobs`` workers, with the
     course's nbgrader settings and then ``settings`` (see ``course_dir.nbgrader_api``). With
     ``feedback``, each scored student's feedback is written as they are graded, and a failure
-    to write it is added to ``problems``."""
+    to write it is added to ``problems``.
+
+    ``workers``, if given, were started earlier by the caller (``Workers.started`` with this
+    root, ``settings`` and ``feedback``, ``jobs`` of them or fewer for a smaller class): they
+    are told to stop at the end, and the caller waits for them (``Workers.join``). Else they
+    are started here and waited for before this returns. ``meanwhile`` is called once, in
+    this thread, when the students are handed out (e.g. to load what comes after grading)."""
     students = list(students or submitted_students(root, assignment))
-    workers = _Workers(root, settings, feedback)
-    for _ in range(min(jobs, len(students))):
-        workers.start()  # they load nbgrader while the gradebook is prepared
+    own = workers is None
+    if own:
+        workers = Workers.started(min(jobs, len(students)), root, settings, feedback)
+        # they load nbgrader while the gradebook is prepared
+    elif workers.args != (str(root), settings, feedback):
+        raise ValueError(f"workers started for {workers.args}, not for {(str(root), settings, feedback)}")
     try:
         build_font_cache()
         cgroups.sweep()  # empty kernel groups a grader that died left behind
@@ -264,6 +217,8 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
         workers.stop()
         raise
     workers.hand_out(assignment, students)
+    if meanwhile is not None:
+        meanwhile()
     running: dict[str, tuple[int, float]] = {}   # student -> (worker pid, started)
     outcomes: dict[str, Outcome] = {}
     started_all = time.perf_counter()
@@ -299,7 +254,7 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
         for _ in range(workers.forget_dead({pid for pid, _ in running.values()})):
             if len(outcomes) + len(running) < len(students):
                 workers.start()  # died between students: replace it while work remains
-    workers.stop()
+    workers.stop(wait=own)  # workers handed in are waited for by their owner, later
     return [outcomes[s] for s in students]
 
 

@@ -189,9 +189,9 @@ class _Grader:
         self.orders.send(order)
 
     def kill(self) -> None:
-        from course.grading.batch.pool import _kill_tree
+        from course.grading.batch.workers import kill_tree
 
-        _kill_tree(self.process.pid)
+        kill_tree(self.process.pid)
         self.process.wait(10)
         self.orders.close()
         self.answer.close()
@@ -227,11 +227,11 @@ def _watch_parent() -> None:
     while True:
         time.sleep(1)
         if os.getppid() != parent:
-            from course.grading.batch.pool import _kill_tree
+            from course.grading.batch.workers import kill_tree
             import psutil
 
             for child in psutil.Process().children(recursive=True):
-                _kill_tree(child.pid)
+                kill_tree(child.pid)
             os._exit(1)
 
 

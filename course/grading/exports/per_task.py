@@ -3,15 +3,15 @@ from pathlib import Path
 
 from course.grading.exports.csv_cells import SafeWriter
 from course.grading.exports.gradebook_csv import export_row, write_csv
+from course.grading.gradebook.loaded import submissions
 from course.grading.outcome import Outcome, Status, is_pending
 
 SCORED = (Status.GRADED, Status.AWAITING_MANUAL)
 
 
-def task_points(gb, assignment: str, student: str) -> dict[str, float | None]:
-    """Points per graded cell (grade id -> score) of one graded student, from the open
-    gradebook ``gb``; None for a cell a TA has still to grade (its CSV cell stays empty)."""
-    sub = gb.find_submission(assignment, student)
+def task_points(sub) -> dict[str, float | None]:
+    """Points per graded cell (grade id -> score) of one graded student's nbgrader submission
+    ``sub``; None for a cell a TA has still to grade (its CSV cell stays empty)."""
     return {grade.name: None if is_pending(grade) else grade.score
             for nb in sub.notebooks for grade in nb.grades}
 
@@ -24,8 +24,12 @@ def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) ->
     totals = write_csv(outcomes, folder / f"{assignment}-grades.csv")
     rows, tasks = [], []
     with Gradebook(db_url) as gb:  # one for the class: opening one checks every table
+        subs = submissions(gb, assignment)
         for outcome in outcomes:
-            points = task_points(gb, assignment, outcome.student_id) if outcome.status in SCORED else {}
+            points = {}
+            if outcome.status in SCORED:  # (find_submission: nbgrader's error if it is missing)
+                points = task_points(subs.get(outcome.student_id)
+                                     or gb.find_submission(assignment, outcome.student_id))
             tasks += [t for t in points if t not in tasks]
             rows.append((outcome, points))
     path = folder / f"{assignment}-tasks.csv"

@@ -7,6 +7,7 @@ TAs. Scores are read back from nbgrader's tables, so manual grades entered later
 """
 from sqlalchemy import Column, Float, MetaData, String, Table, Text, create_engine, select
 
+from course.grading.gradebook.loaded import submissions
 from course.grading.outcome import Outcome, Status, settled
 
 METADATA = MetaData()
@@ -51,7 +52,7 @@ def recorded(db_url: str, assignment: str) -> list[Outcome]:
     """The outcome of every student of ``assignment`` graded so far, by student id, with
     today's scores from the gradebook (manual grades included: a student awaiting manual
     grading is graded once a TA has scored every pending cell)."""
-    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.api import Gradebook
 
     engine = create_engine(db_url)
     try:
@@ -63,12 +64,10 @@ def recorded(db_url: str, assignment: str) -> list[Outcome]:
     outcomes = [Outcome(**row) for row in rows]  # ``pending`` is not stored: it is read below
     gradebook = Gradebook(db_url)
     try:
+        loaded = submissions(gradebook, assignment)
         for outcome in outcomes:
-            if outcome.score is None:
-                continue
-            try:
-                submission = gradebook.find_submission(assignment, outcome.student_id)
-            except MissingEntry:
+            submission = loaded.get(outcome.student_id)
+            if outcome.score is None or submission is None:
                 continue
             if outcome.status in (Status.GRADED, Status.AWAITING_MANUAL):
                 settled(outcome, submission)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from course.grading.exports.canvas import read_roster, write_canvas_csv
 from course.grading.course_dir import assignments, course_settings
-from course.grading.report.page import report_path, write_report
+from course.grading.report.page import report_path, task_maxima, write_report
 from course.grading.second_opinion.similarity import Ahead
 
 # The instructor's page reads every student's work: a backstop on top of the similarity check's
@@ -44,6 +44,16 @@ def _timed_report(root: Path, assignment: str, ahead: Ahead | None) -> Path:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def warm_up(root: Path, assignment: str) -> None:
+    """Compile now what the page would compile on first use, nbformat's validators for the
+    release's notebook format and for the current one (nbgrader's autograded copies): called
+    while the class is graded, so the page after it does not wait for them."""
+    import nbformat
+
+    task_maxima(root, assignment)  # reads (and so validates) the release
+    nbformat.validate(nbformat.v4.new_notebook())
 
 
 def report_assignment(root: Path, assignment: str, roster: Path | None = None,
