@@ -46,8 +46,8 @@ def _start_workers(args):
 
 def _load_report(root: Path, assignment: str) -> None:
     """Import the report's modules (matplotlib, nbgrader's API) and warm what they compile on
-    first use: called in the main thread while the first students are graded, so the report
-    at the end does not wait for them. A failure here is left for the report to meet and
+    first use: called in the main thread once a worker has no student left to take (its core
+    is free), so the report at the end does not wait for them. A failure here is left for the report to meet and
     say at its own time: it must not stop the grading."""
     try:
         from course.grading.report.after_batch import warm_up

@@ -201,7 +201,8 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
     root, ``settings`` and ``feedback``, ``jobs`` of them or fewer for a smaller class): they
     are told to stop at the end, and the caller waits for them (``Workers.join``). Else they
     are started here and waited for before this returns. ``meanwhile`` is called once, in
-    this thread, when the students are handed out (e.g. to load what comes after grading)."""
+    this thread, when a worker first has no student left to take, so its core is free (e.g.
+    to load what comes after grading)."""
     students = list(students or submitted_students(root, assignment))
     own = workers is None
     if own:
@@ -217,8 +218,6 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
         workers.stop()
         raise
     workers.hand_out(assignment, students)
-    if meanwhile is not None:
-        meanwhile()
     running: dict[str, tuple[int, float]] = {}   # student -> (worker pid, started)
     outcomes: dict[str, Outcome] = {}
     started_all = time.perf_counter()
@@ -242,6 +241,9 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
             if problem and problems is not None:
                 problems.append(problem)
             finish(student, outcome)
+            if meanwhile is not None and len(outcomes) + len(running) >= len(students):
+                meanwhile()  # this student's worker has nothing left to take
+                meanwhile = None
         for name, (pid, since) in list(running.items()):
             late = time.perf_counter() - since > budget
             if late or not workers.alive(pid):
