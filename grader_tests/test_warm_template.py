@@ -175,14 +175,22 @@ def test_a_template_that_dies_is_replaced_and_the_student_in_flight_retried(grad
     assert not killed["after"], "the worker's template outlived the batch"
 
 
-def test_warm_kernels_off_starts_them_cold(monkeypatch):
+@pytest.mark.parametrize("off_in", ["the environment", "nbgrader_config.py"])
+def test_warm_kernels_off_starts_them_cold(monkeypatch, off_in):
+    """Turned off by COURSE_WARM_KERNELS=0, or in the course's config, which a worker reads
+    only after its template has begun (``template.begin_early``): it is stopped then."""
     require("bwrap", bwrap_found(), "grading is sandboxed")
     root = scratch_course([A1])
     (root / "submitted" / "probe" / A1).mkdir(parents=True)
     (root / "submitted" / "probe" / A1 / NAME).write_text(
         json.dumps(appended({"understanding": PROBE})))
-    monkeypatch.setenv("COURSE_WARM_KERNELS", "0")
+    if off_in == "the environment":
+        monkeypatch.setenv("COURSE_WARM_KERNELS", "0")
+    else:
+        with (root / "nbgrader_config.py").open("a") as config:
+            config.write("\nc.CourseSettings.warm_kernels = False\n")
     [outcome] = batch.grade(A1, root, jobs=1, progress=lambda *a, **k: None)
     assert outcome.score == FULL, outcome
     seen = json.loads((root / "autograded" / "probe" / A1 / "probe.json").read_text())
     assert seen["pid"] != 1 and seen["modules_before_import"] is False, seen
+    assert not _template_pids(root), "a template was left running"

@@ -10,7 +10,6 @@ a cell that hit its timeout (a rare kernel stall must not cost points; a real en
 simply times out again and keeps its score). With ``feedback``, the worker that graded a
 student writes that student's feedback right after, so no serial feedback pass waits at the end.
 """
-import atexit
 import os
 import queue
 import time
@@ -26,7 +25,7 @@ from course.grading.exports.gradebook_csv import score_text, shorten
 from course.grading.outcome import Outcome, Status, settled
 from course.grading.sandbox import cgroups
 from course.grading.sandbox.kernel import build_font_cache
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Template
+from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, WORKER
 from course.grading.gradebook.engines import share_engines
 from course.grading.gradebook.shared import prepare
 from course.grading.second_opinion.scan import Finding, new_python_files, scan_submission
@@ -42,7 +41,7 @@ def _worker(tasks, results, root: str, settings: dict | None, feedback: bool) ->
     while True:
         task = tasks.get()
         if task is None:
-            _TEMPLATE.stop()
+            WORKER.stop()
             return
         assignment, student = task
         results.put(("start", student, os.getpid()))
@@ -65,9 +64,6 @@ def grade_one(api, root: Path, assignment: str, student: str,
     return outcome, problem
 
 
-_TEMPLATE = Template()
-
-
 def _use_template(root: Path, wait: bool = True) -> None:
     """Have this worker's kernels forked from its warm template (started, or replaced if it
     died), when the course's settings want it and it can run here; else started cold.
@@ -75,14 +71,12 @@ def _use_template(root: Path, wait: bool = True) -> None:
     settings = course_settings(root)
     address = None
     if settings.warm_kernels and settings.sandboxed():
-        _TEMPLATE.log = root / "logs" / "template.log"
-        _TEMPLATE.log.parent.mkdir(exist_ok=True)
-        if _TEMPLATE.process is None:
-            atexit.register(_TEMPLATE.stop)  # a cluster worker's exit (a pool worker stops it)
+        WORKER.begin_for(root)
         if not wait:
-            _TEMPLATE.begin()
             return
-        address = _TEMPLATE.ensure()
+        address = WORKER.ensure()
+    else:
+        WORKER.stop()  # begun early (``template.begin_early``), before the settings said no
     if address:
         os.environ[COURSE_TEMPLATE_SOCKET] = address
     else:

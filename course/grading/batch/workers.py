@@ -9,7 +9,11 @@ from pathlib import Path
 
 
 def _serve(tasks, results, root: str, settings: dict | None, feedback: bool) -> None:
-    """A worker process's whole life: ``pool``'s loop (imported here, in the worker)."""
+    """A worker process's whole life: its warm template begun first of all, then ``pool``'s
+    loop (imported here, in the worker: a third of a second before the template would begin)."""
+    from course.grading.sandbox.template import begin_early
+
+    begin_early(Path(root))
     from course.grading.batch.pool import _worker
 
     _worker(tasks, results, root, settings, feedback)

@@ -130,6 +130,17 @@ class Template:
         self.folder: Path | None = None
         self.log = log
 
+    def begin_for(self, root: Path) -> None:
+        """``begin``, logging to the course at ``root`` (``logs/template.log``); stopped when
+        this process exits (a cluster worker's exit; a pool worker stops it itself)."""
+        self.log = root / "logs" / "template.log"
+        self.log.parent.mkdir(exist_ok=True)
+        if self.process is None:
+            import atexit
+
+            atexit.register(self.stop)
+        self.begin()
+
     def begin(self) -> None:
         """Start the template (if none is running) without waiting for it: it warms up while
         the worker loads nbgrader. Only under a root grader."""
@@ -251,6 +262,21 @@ class Forked:
     def _ended(self, code: int) -> None:
         self.returncode = code
         self.connection.close()
+
+
+WORKER = Template()  # this grading worker's own
+
+
+def begin_early(root: Path) -> None:
+    """Start this worker's template before it loads the course's settings (they import
+    nbgrader), where its environment alone allows one: a root grader, bubblewrap, and no
+    ``COURSE_WARM_KERNELS=0`` or ``COURSE_SANDBOX=0``. The worker stops it again if the
+    course's ``nbgrader_config.py`` turns warm kernels off (``pool._use_template``)."""
+    from course.grading.settings import CourseSettings
+
+    settings = CourseSettings()
+    if os.geteuid() == 0 and settings.warm_kernels and settings.sandboxed():
+        WORKER.begin_for(root)
 
 
 def fork(address: str | None, request: dict, fds: list[int],
