@@ -267,6 +267,13 @@ def _upstream_copies():
         (Gradebook.__init__, "ee2a365f9cc69654",
          "course/grading/gradebook/engines.py share_engines",
          "that a gradebook makes its engine with nbgrader.api's create_engine (nbgrader 0.9.6)"),
+        (Gradebook.__init__, "ee2a365f9cc69654",
+         "course/grading/gradebook/opening.py open_cheaply",
+         "its engine, session and course check, without the tables' check once one opening of "
+         "the URL and course made or found them (nbgrader 0.9.6)"),
+        (Gradebook.close, "9697435b232c5467",
+         "course/grading/gradebook/opening.py open_cheaply",
+         "its session's removal, and its engine's dispose unless connections_kept (nbgrader 0.9.6)"),
     ]
 
 
