@@ -46,6 +46,8 @@ def test_every_lookup_finds_nbgraders_own_row(url):
                 getattr(at_once, find)("no-such-cell", *key)
         with pytest.raises(MissingEntry):
             at_once.find_grade("answer", "nb", "a1", "no-such-student")
+        assert [at_once.find_grade(name, *SUBMITTED).max_score
+                for name in ("answer-test", "task")] == [2, 3]
 
 
 def _auto_score(url):

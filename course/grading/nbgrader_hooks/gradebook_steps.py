@@ -10,10 +10,13 @@ for SaveAutoGrades, commits once when the step ends: the same rows, the same val
 together (or, if the step fails, none of them). A name not found is looked up as upstream does,
 so a missing row raises nbgrader's own ``MissingEntry``.
 """
+import functools
+
 from nbgrader.api import (
     Assignment, Comment, Grade, GradeCell, Notebook, SolutionCell, SourceCell, Student,
     SubmittedAssignment, SubmittedNotebook, TaskCell)
 from nbgrader.preprocessors import GetGrades, OverwriteCells, SaveAutoGrades
+from sqlalchemy.orm import undefer
 
 
 class _CommitAtEnd:
@@ -53,19 +56,24 @@ class RowsAtOnce:
         finally:
             self._gradebook.__exit__(kind, error, trace)
 
-    def _named(self, kind: str, key: tuple, queries) -> dict:
-        """``{cell name: row}`` of ``kind`` for ``key``; the first query's row wins a name (the
-        order upstream tries them in)."""
+    def _named(self, kind: str, key: tuple, query, cells) -> dict:
+        """``{cell name: row}`` of ``kind`` for ``key``, from ``query(cell, *key)`` for each of
+        ``cells`` (built the first time only); the first cell kind wins a name (the order
+        upstream tries them in)."""
         if (kind, key) not in self._rows:
             rows: dict = {}
-            for query in reversed(queries):
-                rows.update(dict(query.all()))
+            for cell in reversed(cells):
+                rows.update(dict(query(cell, *key).all()))
             self._rows[kind, key] = rows
         return self._rows[kind, key]
 
     def _submitted(self, row, cell, notebook, assignment, student):
-        """Upstream's ``find_grade``/``find_comment`` query for ``row`` via ``cell``, every name."""
-        return self._gradebook.db.query(cell.name, row)\
+        """Upstream's ``find_grade``/``find_comment`` query for ``row`` via ``cell``, every name;
+        a grade's ``max_score`` (which GetGrades reads) comes with it, not a query per grade."""
+        query = self._gradebook.db.query(cell.name, row)
+        if row is Grade:
+            query = query.options(undefer(Grade.max_score))
+        return query\
             .join(cell, cell.id == row.cell_id)\
             .join(SubmittedNotebook, SubmittedNotebook.id == row.notebook_id)\
             .join(Notebook, Notebook.id == SubmittedNotebook.notebook_id)\
@@ -83,25 +91,24 @@ class RowsAtOnce:
 
     def find_grade(self, grade_cell, notebook, assignment, student):
         key = notebook, assignment, student
-        rows = self._named("grade", key, [self._submitted(Grade, cell, *key)
-                                          for cell in (GradeCell, TaskCell)])
+        rows = self._named("grade", key, functools.partial(self._submitted, Grade),
+                           (GradeCell, TaskCell))
         return rows.get(grade_cell) or self._gradebook.find_grade(grade_cell, *key)
 
     def find_comment(self, solution_cell, notebook, assignment, student):
         key = notebook, assignment, student
-        rows = self._named("comment", key, [self._submitted(Comment, cell, *key)
-                                            for cell in (SolutionCell, TaskCell)])
+        rows = self._named("comment", key, functools.partial(self._submitted, Comment),
+                           (SolutionCell, TaskCell))
         return rows.get(solution_cell) or self._gradebook.find_comment(solution_cell, *key)
 
     def find_graded_cell(self, name, notebook, assignment):
         key = notebook, assignment
-        rows = self._named("graded", key, [self._released(cell, *key)
-                                           for cell in (GradeCell, TaskCell)])
+        rows = self._named("graded", key, self._released, (GradeCell, TaskCell))
         return rows.get(name) or self._gradebook.find_graded_cell(name, *key)
 
     def find_source_cell(self, name, notebook, assignment):
         key = notebook, assignment
-        rows = self._named("source", key, [self._released(SourceCell, *key)])
+        rows = self._named("source", key, self._released, (SourceCell,))
         return rows.get(name) or self._gradebook.find_source_cell(name, *key)
 
 
