@@ -4,15 +4,16 @@ Each ``Gradebook(...)`` of nbgrader lists the tables, runs ``create_all`` (a che
 checks the course's row, on a fresh connection, and its ``close`` empties the engine's pool:
 2.9 ms of CPU an opening, 35 ms a student. In a worker, a gradebook whose tables one opening
 has made (or found) is not checked for them again: later openings only check the course's
-row, as nbgrader does (in a session of a kind made once per engine), and fall back to nbgrader's whole opening if that fails (the file was
-replaced, say). Inside ``connections_kept()`` (one student) a close leaves the connection
-pooled; at its end the pools are emptied, so no connection is held between students.
+row, as nbgrader does (in a session of a kind made once per engine), and fall back to
+nbgrader's whole opening if that fails (the file was replaced, say). Inside
+``connections_kept()`` (one student) a close leaves the connection pooled; at its end the
+pools are emptied, so no connection is held between students.
 """
 import contextlib
 import threading
 
 _READY: set[tuple[str, str]] = set()   # (URL, course id) opened in full once in this process
-_SESSIONS: dict[object, object] = {}   # a sessionmaker per shared engine (each makes a Session class)
+_SESSIONS: dict[object, object] = {}   # a sessionmaker (it makes a Session class) per engine
 _LOCK = threading.Lock()
 _kept = {"depth": 0, "engines": {}}    # inside connections_kept: engines to empty at its end
 
