@@ -77,8 +77,9 @@ class CellError(Exception):
 
 
 class OverwriteCellsNamingTheCell(OverwriteCellsAtOnce):
-    """nbgrader's OverwriteCells (reading the notebook's cells at once), with two more repairs, naming in one line (``CellError``) a
-    cell it still cannot restore (and hands that line to the batch as a ``runs.NotebookRun``).
+    """nbgrader's OverwriteCells (reading the notebook's cells at once), with two more repairs,
+    naming in one line (``CellError``) a cell it still cannot restore (and hands that line to
+    the batch as a ``runs.NotebookRun``).
 
     * A cell changed back to code drops its markdown ``attachments`` (an image pasted into a
       test cell turned markdown), which a code cell may not have.
