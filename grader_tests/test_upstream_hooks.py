@@ -237,7 +237,7 @@ def _upstream_copies():
     from nbgrader.api import Gradebook
     from nbgrader.converters.base import BaseConverter
     from nbgrader.nbgraderformat.common import BaseMetadataValidator
-    from nbgrader.preprocessors import CheckCellMetadata
+    from nbgrader.preprocessors import CheckCellMetadata, GetGrades, OverwriteCells, SaveAutoGrades
 
     # (upstream function, the digest of the version copied, where the copy is, what it is)
     return [
@@ -267,6 +267,27 @@ def _upstream_copies():
         (Gradebook.__init__, "ee2a365f9cc69654",
          "course/grading/gradebook/engines.py share_engines",
          "that a gradebook makes its engine with nbgrader.api's create_engine (nbgrader 0.9.6)"),
+        (Gradebook.__init__, "ee2a365f9cc69654",
+         "course/grading/gradebook/opening.py open_cheaply",
+         "its engine, session and course check, without the tables' check once one opening of "
+         "the URL and course made or found them (nbgrader 0.9.6)"),
+        (Gradebook.close, "9697435b232c5467",
+         "course/grading/gradebook/opening.py open_cheaply",
+         "its session's removal, and its engine's dispose unless connections_kept (nbgrader 0.9.6)"),
+        *[(method, digest, "course/grading/nbgrader_hooks/gradebook_steps.py RowsAtOnce",
+           "its query, without the cell's name, and its order of cell kinds (nbgrader 0.9.6)")
+          for method, digest in [(Gradebook.find_grade, "0c7a48dfa9dbc221"),
+                                 (Gradebook.find_comment, "f68f70aa25c842ad"),
+                                 (Gradebook.find_graded_cell, "94e9746acda825a3"),
+                                 (Gradebook.find_source_cell, "9a7bb6656facbef7")]],
+        *[(method, digest, "course/grading/nbgrader_hooks/gradebook_steps.py _HandedRowsAtOnce",
+           "that the step sets self.gradebook, uses it in a with block, and looks rows up and "
+           "commits only through it (nbgrader 0.9.6)")
+          for method, digest in [(SaveAutoGrades.preprocess, "668b731af43246f2"),
+                                 (SaveAutoGrades._add_score, "9a1adc53798585c9"),
+                                 (SaveAutoGrades._add_comment, "8a579746e3778273"),
+                                 (GetGrades.preprocess, "d9cf5e5deaf31f78"),
+                                 (OverwriteCells.preprocess, "605385ff8cf2dcac")]],
     ]
 
 

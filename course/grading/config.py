@@ -26,8 +26,7 @@ def configure(c, root) -> CourseSettings:
     from nbgrader.preprocessors import (
         AssignLatePenalties, ClearHiddenTests, ClearMarkScheme, ClearOutput,
         ClearSolutions, ComputeChecksums, IgnorePattern, IncludeHeaderFooter,
-        GetGrades, InstantiateTests, LimitOutput, LockCells, OverwriteKernelspec,
-        SaveAutoGrades, SaveCells,
+        InstantiateTests, LimitOutput, LockCells, OverwriteKernelspec, SaveCells,
     )
 
     from course.grading.feedback.export import (
@@ -36,6 +35,7 @@ def configure(c, root) -> CourseSettings:
     from course.grading.feedback.summary import FeedbackSummary
     from course.grading.intake.handed_in import refuse_links_in_nbgrader
     from course.grading.nbgrader_hooks.execute import GradingExecute
+    from course.grading.nbgrader_hooks.gradebook_steps import GetGradesAtOnce, SaveAutoGradesAtOnce
     from course.grading.nbgrader_hooks.preprocessors import (
         CheckCellMetadataOnce, ClearWidgetState, DeduplicateIdsCompletely,
         OverwriteCellsNamingTheCell, StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
@@ -69,7 +69,8 @@ def configure(c, root) -> CourseSettings:
     # cell that still cannot be restored is named); a warning on stderr does not zero a correct test
     # cell. Test cells are judged in a sandbox of their own, never in the student's kernel nor in the
     # grader's process (course/grading/judge/sandbox.py): the kernel only runs the student's
-    # functions on the tests' inputs.
+    # functions on the tests' inputs. nbgrader's gradebook steps read a notebook's rows a query
+    # per kind, not per cell, and save its grades in one commit (nbgrader_hooks/gradebook_steps.py).
     c.OverwriteCells.add_missing_cells = True
     # The student's decision card is their work, not a copy of the template to restore.
     c.Autograde.exclude_overwriting = {A5: ["chunking_notes.md"]}
@@ -79,7 +80,8 @@ def configure(c, root) -> CourseSettings:
     ]
     c.Autograde.autograde_preprocessors = [
         GradingExecute, IgnorePattern, ClearMetadataPreprocessor,
-        StderrIsNotFailure, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadataOnce,
+        StderrIsNotFailure, LimitOutput, SaveAutoGradesAtOnce, AssignLatePenalties,
+        CheckCellMetadataOnce,
     ]
     # Seconds per cell (the slowest correct cell takes well under 1); tests shorten it.
     c.Execute.timeout = settings.cell_timeout
@@ -100,7 +102,7 @@ def configure(c, root) -> CourseSettings:
     # can draw; a summary on top that is also the contents (points per task, failed cases by
     # contract rule, what to reread).
     c.GenerateFeedback.preprocessors = [
-        GetGrades, ClearHiddenTests, TracebacksWithoutSource, StaticOutputs, FeedbackSummary,
+        GetGradesAtOnce, ClearHiddenTests, TracebacksWithoutSource, StaticOutputs, FeedbackSummary,
         CSSHTMLHeaderPreprocessor,
     ]
     # nbconvert's HTML exporter, with compiled templates kept between students and no second parse

@@ -27,6 +27,7 @@ from course.grading.sandbox import cgroups
 from course.grading.sandbox.kernel import build_font_cache
 from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, WORKER
 from course.grading.gradebook.engines import share_engines
+from course.grading.gradebook.opening import connections_kept, open_cheaply
 from course.grading.gradebook.shared import prepare
 from course.grading.second_opinion.scan import Finding, new_python_files, scan_submission
 
@@ -56,8 +57,9 @@ def grade_one(api, root: Path, assignment: str, student: str,
     outcome and the feedback problem a TA must hear about (or "")."""
     problem = ""
     share_engines()
+    open_cheaply()
     _use_template(root)
-    with output_to(run_log(root, assignment)):
+    with output_to(run_log(root, assignment)), connections_kept():
         outcome = _grade(api, root, assignment, student)
         if feedback and outcome.status != Status.NOT_GRADED:
             problem = write_feedback(api, root, assignment, student)

@@ -14,10 +14,10 @@ from jsonschema.exceptions import best_match
 from jsonschema.validators import validator_for
 from nbgrader.nbgraderformat import MetadataValidator, ValidationError
 from nbgrader.nbgraderformat.common import BaseMetadataValidator
-from nbgrader.preprocessors import (
-    CheckCellMetadata, DeduplicateIds, NbGraderPreprocessor, OverwriteCells)
+from nbgrader.preprocessors import CheckCellMetadata, DeduplicateIds, NbGraderPreprocessor
 
 from course.grading.nbgrader_hooks import runs
+from course.grading.nbgrader_hooks.gradebook_steps import OverwriteCellsAtOnce
 
 
 class StderrIsNotFailure(NbGraderPreprocessor):
@@ -76,9 +76,10 @@ class CellError(Exception):
     """A submission that could not be prepared for grading, naming the cell that stopped it."""
 
 
-class OverwriteCellsNamingTheCell(OverwriteCells):
-    """nbgrader's OverwriteCells, with two more repairs, naming in one line (``CellError``) a
-    cell it still cannot restore (and hands that line to the batch as a ``runs.NotebookRun``).
+class OverwriteCellsNamingTheCell(OverwriteCellsAtOnce):
+    """nbgrader's OverwriteCells (reading the notebook's cells at once), with two more repairs,
+    naming in one line (``CellError``) a cell it still cannot restore (and hands that line to
+    the batch as a ``runs.NotebookRun``).
 
     * A cell changed back to code drops its markdown ``attachments`` (an image pasted into a
       test cell turned markdown), which a code cell may not have.
