@@ -44,24 +44,44 @@ def _start_workers(args):
     return Workers.started(min(args.jobs, len(students)), root, feedback=True)
 
 
-def _load_report(root: Path, assignment: str) -> None:
-    """Import the report's modules (matplotlib, nbgrader's API) and warm what they compile on
-    first use: called in the main thread once a worker has no student left to take (its core
-    is free), so the report at the end does not wait for them. A failure here is left for the report to meet and
-    say at its own time: it must not stop the grading."""
-    try:
+def _after_the_first_student(root: Path, assignment: str, ahead: list) -> list:
+    """What the command needs after grading, as steps its main thread takes once the first
+    student is done (the workers' start-up is over, so the class is handed out without waiting
+    for any of it): the report's similarity check (a process of its own, into ``ahead``); the
+    course's settings (nbgrader loads) and the modules that record and export grades; the
+    report's modules (matplotlib) and what they compile on first use. A step that fails is left
+    for what needs it to meet and say at its own time: it must not stop the grading."""
+    def similarity():
+        from course.grading.intake.handed_in import submitted_students
+        from course.grading.second_opinion.similarity import Ahead
+
+        ahead.append(Ahead(root, assignment, submitted_students(root, assignment)))
+
+    def settings():
+        from course.grading.cycle import after_grading
+
+        after_grading(root)
+
+    def report_modules():
         from course.grading.report.after_batch import warm_up
 
         warm_up(root, assignment)
-    except Exception:
-        pass
+
+    return [_quietly(step) for step in (similarity, settings, report_modules)]
+
+
+def _quietly(step):
+    def run():
+        try:
+            step()
+        except Exception:
+            pass
+    return run
 
 
 def _grade(args, workers) -> int:
     from course.grading.cycle import run_cycle, summary
-    from course.grading.intake.handed_in import submitted_students
     from course.grading.sandbox import kernel as sandbox_kernel
-    from course.grading.second_opinion.similarity import Ahead
 
     confinement = sandbox_kernel.status_line()
     if confinement:
@@ -76,12 +96,14 @@ def _grade(args, workers) -> int:
         print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
     root = args.course.resolve()
     # The report's similarity check reads only submissions: it runs while they are graded.
-    ahead = Ahead(root, args.assignment, submitted_students(root, args.assignment))
+    ahead: list = []
+    steps = _after_the_first_student(root, args.assignment, ahead)
+    if cluster is not None:
+        steps[0]()
     try:
         cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
                           students=args.students or None, cluster=cluster,
-                          workers=workers,
-                          meanwhile=lambda: _load_report(root, args.assignment))
+                          workers=workers, meanwhile=steps if cluster is None else ())
     except ImportError as error:
         if cluster is None:
             raise
@@ -97,7 +119,7 @@ def _grade(args, workers) -> int:
     print(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
           f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
           f"log: {cycle.log.relative_to(root)}")
-    return report(args, ahead) or (1 if cycle.problems else 0)
+    return report(args, ahead[0] if ahead else None) or (1 if cycle.problems else 0)
 
 
 def export_again(args) -> int:

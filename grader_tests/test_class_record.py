@@ -47,3 +47,23 @@ def test_a_manual_cell_nobody_graded_keeps_the_outcome_awaiting_manual_grading(t
         gb.find_grade("verdict", "nb", "a", "ann").manual_score = 0.0  # a TA's 0 is a grade
         gb.db.commit()
     assert recorded(url, "a") == [Outcome("ann", "a", "graded", 4.0, 14.0, "")]
+
+
+def test_a_gradebook_that_cannot_be_made_ready_stops_the_batch_saying_why(tmp_path, monkeypatch):
+    """The workers make the gradebook ready before their first student; when they cannot, the
+    batch ends at once with the reason, and no student is reported graded or not graded."""
+    import shutil
+
+    import pytest
+
+    from course.grading.batch import pool
+    from course.grading.course_dir import ROOT
+
+    shutil.copy(ROOT / "nbgrader_config.py", tmp_path)
+    (tmp_path / "submitted" / "ann" / "a").mkdir(parents=True)
+    (tmp_path / "submitted" / "ann" / "a" / "nb.ipynb").write_text("{}")
+    monkeypatch.setenv("COURSE_GRADEBOOK_URL", f"sqlite:///{tmp_path}/no/such/folder/gradebook.db")
+    shown = []
+    with pytest.raises(RuntimeError, match="the gradebook could not be made ready: .*unable to open"):
+        pool.grade("a", tmp_path, jobs=1, progress=lambda *a, **k: shown.append(a))
+    assert shown == []

@@ -358,7 +358,7 @@ def test_python_files_handed_in_or_written_while_grading(tmp_path):
 
 
 def test_code_the_scan_cannot_read_is_its_own_reason():
-    from course.grading.batch.pool import _held_for_review
+    from course.grading.batch.student import _held_for_review
     from course.grading.outcome import Outcome, Status
 
     big = scan_python("x = 1\n" * 100_000, "nb.ipynb cell #3")

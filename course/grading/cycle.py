@@ -10,15 +10,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from course.grading.batch.pool import grade, write_feedback
-from course.grading.gradebook.record import record, recorded
-from course.grading.course_dir import nbgrader_api
-from course.grading.exports.per_task import export
+from course.grading.batch.pool import grade
 from course.grading.exports.gradebook_csv import table
 from course.grading.intake.handed_in import course_id, db_url
 from course.grading.logs import output_to, run_log
 from course.grading.outcome import Outcome, Status
-from course.grading.gradebook.shared import prepare
+# What grading does not need is imported when it is needed (``after_grading``): the TA's
+# command hands out the class before nbgrader and SQLAlchemy are loaded.
 
 
 @dataclass
@@ -34,13 +32,12 @@ class Cycle:
 
 def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | None = None,
               budget: float = 600, progress=print, cluster=None, workers=None,
-              meanwhile=None) -> Cycle:
+              meanwhile=()) -> Cycle:
     """Grade ``assignment`` in the course at ``root`` (feedback as each student is graded);
     library output goes to its run log. With ``cluster`` (``cluster.client.Cluster``), the
     grading is done on that Dask cluster, each result recorded as it comes. ``workers`` and
     ``meanwhile`` go to ``batch.pool.grade`` (workers started early, with ``feedback``)."""
     problems: list[str] = []
-    url = db_url(root)
     if cluster is not None:
         from course.grading.cluster.client import grade as grade_on_cluster
 
@@ -50,15 +47,35 @@ def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | 
         outcomes = grade(assignment, root, jobs=jobs, students=students, budget=budget,
                          progress=progress, feedback=True, problems=problems,
                          workers=workers, meanwhile=meanwhile)
+    url = after_grading(root)
+    from course.grading.exports.per_task import export
+    from course.grading.gradebook.record import record, recorded
+
+    if cluster is None:
         record(url, outcomes)
     grades_csv, tasks_csv = export(root, assignment, recorded(url, assignment), url)
     return Cycle(outcomes, grades_csv, tasks_csv, run_log(root, assignment), problems)
+
+
+def after_grading(root: Path) -> str:
+    """Load what recording and exporting the grades need (the course's settings, the
+    gradebook's modules); returns the gradebook's URL. Cheap once done."""
+    import course.grading.exports.per_task  # noqa: F401
+    import course.grading.gradebook.record  # noqa: F401
+
+    return db_url(root)
 
 
 def export_class(root: Path, assignment: str) -> tuple[Path, Path, Path, list[str]]:
     """Feedback for every student graded in this copy of the course, in one pass; the CSVs of
     every student the gradebook has an outcome for (graded in any copy sharing it). Returns
     the two CSVs, the run log and the problems a TA must hear about."""
+    from course.grading.batch.student import write_feedback
+    from course.grading.course_dir import nbgrader_api
+    from course.grading.exports.per_task import export
+    from course.grading.gradebook.record import recorded
+    from course.grading.gradebook.shared import prepare
+
     url = db_url(root)
     prepare(url, course_id(root))
     log = run_log(root, assignment)

@@ -10,197 +10,23 @@ a cell that hit its timeout (a rare kernel stall must not cost points; a real en
 simply times out again and keeps its score). With ``feedback``, the worker that graded a
 student writes that student's feedback right after, so no serial feedback pass waits at the end.
 """
-import os
 import queue
 import time
 from pathlib import Path
 
-from course.grading.batch import attempts, nbgrader_log
 from course.grading.batch.workers import Workers
-from course.grading.intake.handed_in import course_id, db_url, submitted_students, unreadable, unsafe_id
-from course.grading.course_dir import ROOT, course_settings, nbgrader_api, tool_env
-from course.grading.logs import output_to, run_log, student_log
-from course.grading.nbgrader_hooks import runs
+from course.grading.intake.handed_in import submitted_students
+from course.grading.course_dir import ROOT
 from course.grading.exports.gradebook_csv import score_text, shorten
-from course.grading.outcome import Outcome, Status, settled
+from course.grading.outcome import Outcome, Status
 from course.grading.sandbox import cgroups
 from course.grading.sandbox.kernel import build_font_cache
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, WORKER
-from course.grading.gradebook.engines import share_engines
-from course.grading.gradebook.opening import connections_kept, open_cheaply
-from course.grading.gradebook.shared import prepare
-from course.grading.second_opinion.scan import Finding, new_python_files, scan_submission
-
-
-def _worker(tasks, results, root: str, settings: dict | None, feedback: bool) -> None:
-    """Worker loop: autograde each (assignment, student) taken from ``tasks`` (and with
-    ``feedback``, write the feedback of each student scored)."""
-    os.environ.update(tool_env())
-    os.chdir(root)
-    _use_template(Path(root), wait=False)  # it warms up while nbgrader loads
-    api = nbgrader_api(Path(root), settings)
-    while True:
-        task = tasks.get()
-        if task is None:
-            WORKER.stop()
-            _exit_now(results)
-        assignment, student = task
-        results.put(("start", student, os.getpid()))
-        results.put(("done", student, grade_one(api, Path(root), assignment, student, feedback)))
-
-
-def _exit_now(results) -> None:
-    """End this worker once its results have reached the parent, without the interpreter's
-    teardown of all nbgrader loaded (a third of a second the TA's command would wait for):
-    nothing else of the worker's is left to write."""
-    import sys
-
-    results.close()
-    results.join_thread()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
-
-
-def grade_one(api, root: Path, assignment: str, student: str,
-              feedback: bool = True) -> tuple[Outcome, str]:
-    """Grade one student of the course at ``root`` as every grading worker does, local or on a
-    cluster (``course.grading.cluster``): intake, autograde (with its retry), the second
-    opinion, and with ``feedback`` their feedback; library output to the run log. Returns the
-    outcome and the feedback problem a TA must hear about (or "")."""
-    problem = ""
-    share_engines()
-    open_cheaply()
-    _use_template(root)
-    with output_to(run_log(root, assignment)), connections_kept():
-        outcome = _grade(api, root, assignment, student)
-        if feedback and outcome.status != Status.NOT_GRADED:
-            problem = write_feedback(api, root, assignment, student)
-    return outcome, problem
-
-
-def _use_template(root: Path, wait: bool = True) -> None:
-    """Have this worker's kernels forked from its warm template (started, or replaced if it
-    died), when the course's settings want it and it can run here; else started cold.
-    Without ``wait``, only start it."""
-    settings = course_settings(root)
-    address = None
-    if settings.warm_kernels and settings.sandboxed():
-        WORKER.begin_for(root)
-        if not wait:
-            return
-        address = WORKER.ensure()
-    else:
-        WORKER.stop()  # begun early (``template.begin_early``), before the settings said no
-    if address:
-        os.environ[COURSE_TEMPLATE_SOCKET] = address
-    else:
-        os.environ.pop(COURSE_TEMPLATE_SOCKET, None)
-
-
-def write_feedback(api, root: Path, assignment: str, student: str | None = None) -> str:
-    """Write one student's feedback, or (``student`` None) that of every student graded in
-    this copy, with nbgrader's ``generate_feedback`` and the course's settings (no hidden
-    test in it); its log goes to the run log (and the student's log). Returns the problem a
-    TA must hear about, or ""."""
-    result = api.generate_feedback(assignment, student, force=True)
-    said = f"=== nbgrader generate_feedback ===\n{result.get('log', '')}{result.get('error', '')}\n"
-    logs = [run_log(root, assignment)] + ([student_log(root, assignment, student)] if student else [])
-    for log in logs:
-        with log.open("a") as handle:
-            handle.write(said)
-    if result.get("success"):
-        return ""
-    return (f"nbgrader generate_feedback failed{f' for {student}' if student else ''}: "
-            f"see {logs[-1].relative_to(root)}")
-
-
-def _grade(api, root: Path, assignment: str, student: str) -> Outcome:
-    submitted = root / "submitted" / student / assignment
-    log = student_log(root, assignment, student)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    log.write_text("")  # each grading starts the student's log afresh
-    attempts.forget(root, assignment, student)  # and its record of attempts
-    problem = unsafe_id(student) or unreadable(submitted)
-    if problem:
-        return Outcome(student, assignment, Status.NOT_GRADED, None, None, problem)
-    outcome = _autograde(api, root, assignment, student)
-    if outcome.status == Status.NOT_GRADED:
-        return outcome
-    try:
-        findings = scan_submission(submitted, root / "release" / assignment)
-        findings += new_python_files(submitted, root / "autograded" / student / assignment)
-    except Exception as error:  # a scan that fails must not pass the work unread
-        findings = [Finding("the tamper scan", 0, f"failed ({type(error).__name__}: {error})",
-                            unread=True)]
-    return _held_for_review(outcome, findings) if findings else outcome
-
-
-def _held_for_review(outcome: Outcome, findings) -> Outcome:
-    """A graded outcome whose code may have tampered with its tests, or that the scan could not
-    read (each its own reason): a TA looks first. Each place is named once, with all that was
-    found there."""
-    reasons = []
-    for unread, why in ((True, "code the second opinion could not read"),
-                        (False, "code that could tamper with its tests")):
-        places: dict[str, list[str]] = {}
-        for finding in findings:
-            if finding.unread == unread:
-                places.setdefault(f"{finding.where} line {finding.line}", []).append(finding.what)
-        shown = "; ".join(f"{place}: {', '.join(whats)}" for place, whats in list(places.items())[:4])
-        more = f"; and {len(places) - 4} more places" if len(places) > 4 else ""
-        if places:
-            reasons.append(f"{why}: {shown}{more}")
-    return Outcome(outcome.student_id, outcome.assignment, Status.NEEDS_REVIEW, outcome.score,
-                   outcome.max_score, " | ".join(reasons))
-
-
-def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
-    """Autograde one student, a second time when a kernel died, the gradebook was busy, or (the
-    first time) a cell hit its timeout. What happened comes from the Execute step's records
-    (``runs``); only nbgrader's own failures are read from its log (``nbgrader_log``)."""
-    from nbgrader.api import Gradebook, MissingEntry
-
-    reason = ""
-    student_record = student_log(root, assignment, student)
-    for attempt in range(2):
-        started = time.time()
-        with runs.recorded() as notebooks:
-            result = api.autograde(assignment, student, force=True, create=True)
-        seen = runs.summary(notebooks)
-        log = f"{result.get('log', '')}\n{result.get('error', '')}"
-        with student_record.open("a") as handle:
-            handle.write(f"=== nbgrader autograde, attempt {attempt + 1} ===\n{log}\n")
-        graded = root / "autograded" / student / assignment
-        ran = bool(result.get("success")) and any(graded.glob("*.ipynb"))
-        timed_out = ran and seen.timed_out
-        failed = "" if ran else (seen.stopped or nbgrader_log.reason(result.get("log", ""),
-                                                                     result.get("error", "")))
-        attempts.record(root, assignment, student, attempt, started,
-                        ("autograded" if ran else failed)
-                        + (", a cell hit its timeout" if timed_out else ""), seen.restarts,
-                        seen.timeouts if ran else 0)
-        if ran:
-            if attempt == 0 and timed_out:
-                continue  # a rare stall looks like a timeout: a real endless loop times out again
-            with Gradebook(api.coursedir.db_url) as gb:
-                try:
-                    sub = gb.find_submission(assignment, student)
-                    return settled(Outcome(student, assignment, Status.GRADED, None, None), sub)
-                except MissingEntry:
-                    reason = "graded, but no score reached the gradebook"
-        else:
-            reason = failed
-        if not (seen.kernel_died or nbgrader_log.gradebook_busy(result.get("error", ""))):
-            break
-        reason = f"{reason} (after a retry)" if attempt else reason
-    return Outcome(student, assignment, Status.NOT_GRADED, None, None, reason)
 
 
 def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str] | None = None,
           budget: float = 600, progress=print, settings: dict | None = None,
           feedback: bool = False, problems: list[str] | None = None,
-          workers: Workers | None = None, meanwhile=None) -> list[Outcome]:
+          workers: Workers | None = None, meanwhile=()) -> list[Outcome]:
     """Autograde every submitted student of ``assignment`` with ``jobs`` workers, with the
     course's nbgrader settings and then ``settings`` (see ``course_dir.nbgrader_api``). With
     ``feedback``, each scored student's feedback is written as they are graded, and a failure
@@ -209,9 +35,12 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
     ``workers``, if given, were started earlier by the caller (``Workers.started`` with this
     root, ``settings`` and ``feedback``, ``jobs`` of them or fewer for a smaller class): they
     are told to stop at the end, and the caller waits for them (``Workers.join``). Else they
-    are started here and waited for before this returns. ``meanwhile`` is called once, in
-    this thread, when a worker first has no student left to take, so its core is free (e.g.
-    to load what comes after grading)."""
+    are started here and waited for before this returns. The workers make the gradebook ready
+    before their first student (``student.prepare_once``); one that cannot is a RuntimeError
+    here. ``meanwhile`` (callables: e.g. loading what comes after grading) are called in this
+    thread once the first student is done (the workers' start-up is over), one at a time
+    whenever no result is waiting, so the progress lines keep coming."""
+    meanwhile = list(meanwhile)
     students = list(students or submitted_students(root, assignment))
     own = workers is None
     if own:
@@ -222,7 +51,6 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
     try:
         build_font_cache()
         cgroups.sweep()  # empty kernel groups a grader that died left behind
-        prepare(db_url(root), course_id(root))  # before any student: workers would race to make it
     except BaseException:
         workers.stop()
         raise
@@ -242,6 +70,9 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
             kind, student, payload = workers.results.get(timeout=1)
         except queue.Empty:
             kind = None
+        if kind == "failed":
+            workers.stop()
+            raise RuntimeError(f"the gradebook could not be made ready: {payload}")
         if kind == "start":
             running[student] = (payload, time.perf_counter())
         elif kind == "done":
@@ -250,9 +81,6 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
             if problem and problems is not None:
                 problems.append(problem)
             finish(student, outcome)
-            if meanwhile is not None and len(outcomes) + len(running) >= len(students):
-                meanwhile()  # this student's worker has nothing left to take
-                meanwhile = None
         for name, (pid, since) in list(running.items()):
             late = time.perf_counter() - since > budget
             if late or not workers.alive(pid):
@@ -265,6 +93,8 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
         for _ in range(workers.forget_dead({pid for pid, _ in running.values()})):
             if len(outcomes) + len(running) < len(students):
                 workers.start()  # died between students: replace it while work remains
+        if meanwhile and outcomes and workers.results.empty():
+            meanwhile.pop(0)()
     workers.stop(wait=own)  # workers handed in are waited for by their owner, later
     return [outcomes[s] for s in students]
 

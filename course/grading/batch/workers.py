@@ -2,19 +2,19 @@
 
 This module imports nothing heavy, so a command can start its workers first of all (each then
 loads nbgrader and warms its kernel template while the command loads its own modules) and
-hand them to ``pool.grade``. A worker runs ``pool``'s loop, which it imports itself.
+hand them to ``pool.grade``. A worker runs ``student``'s loop, which it imports itself.
 """
 import multiprocessing as mp
 from pathlib import Path
 
 
 def _serve(tasks, results, root: str, settings: dict | None, feedback: bool) -> None:
-    """A worker process's whole life: its warm template begun first of all, then ``pool``'s
+    """A worker process's whole life: its warm template begun first of all, then ``student``'s
     loop (imported here, in the worker: a third of a second before the template would begin)."""
     from course.grading.sandbox.template import begin_early
 
     begin_early(Path(root))
-    from course.grading.batch.pool import _worker
+    from course.grading.batch.student import _worker
 
     _worker(tasks, results, root, settings, feedback)
 

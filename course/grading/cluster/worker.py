@@ -265,7 +265,7 @@ def scores(db_url: str, assignment: str, student: str) -> dict | None:
 
 
 def _grade_order(order: dict) -> dict:
-    from course.grading.batch.pool import grade_one
+    from course.grading.batch.student import grade_one
     from course.grading.course_dir import nbgrader_api
     from course.grading.logs import run_log, student_log
 

@@ -271,7 +271,7 @@ def begin_early(root: Path) -> None:
     """Start this worker's template before it loads the course's settings (they import
     nbgrader), where its environment alone allows one: a root grader, bubblewrap, and no
     ``COURSE_WARM_KERNELS=0`` or ``COURSE_SANDBOX=0``. The worker stops it again if the
-    course's ``nbgrader_config.py`` turns warm kernels off (``pool._use_template``)."""
+    course's ``nbgrader_config.py`` turns warm kernels off (``batch.student._use_template``)."""
     from course.grading.settings import CourseSettings
 
     settings = CourseSettings()
