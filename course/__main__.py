@@ -227,12 +227,12 @@ def main(argv=None) -> int:
 
         for assignment in releases.regenerate():
             print("released", assignment)
-    elif args.command == "grade":
-        return grade(args)
-    elif args.command == "report":
-        return report(args)
-    elif args.command == "export":
-        return export_again(args)
+    elif args.command in ("grade", "report", "export"):
+        if not (args.course / "nbgrader_config.py").is_file():
+            print(f"error: {args.course} is not a course folder (it has no nbgrader_config.py); "
+                  "run from the course's checkout or name it with --course", file=sys.stderr)
+            return 2
+        return {"grade": grade, "report": report, "export": export_again}[args.command](args)
     elif args.command == "demo":
         from course.grading import demo
         from course.grading.outcome import Status

@@ -2,9 +2,11 @@
 results are; what libraries say (SQLAlchemy, kernels, nbgrader) goes to the run log."""
 import re
 import shutil
+import subprocess
 import sys
 
 import nbformat
+import pytest
 
 from course.grading.course_dir import tool_env
 from course.grading.logs import run_log
@@ -53,3 +55,13 @@ def test_the_summary_names_a_student_once_with_how_many_assignments():
     text = summary(outcomes, [])
     assert "3 needs review: cheating (3 assignments)\n" in text
     assert text.endswith("\n1 not graded: broken") and "\n1 graded\n" in text
+
+
+@pytest.mark.parametrize("command", ["grade", "report", "export"])
+def test_a_folder_that_is_not_a_course_is_named_in_one_line(tmp_path, command):
+    result = subprocess.run([sys.executable, "-m", "course", command, A1, "--course", str(tmp_path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == "", result
+    assert result.stderr == (f"error: {tmp_path} is not a course folder (it has no "
+                             "nbgrader_config.py); run from the course's checkout or name it "
+                             "with --course\n"), result.stderr
