@@ -235,6 +235,13 @@ def test_a_worker_killed_mid_batch_loses_no_student_and_grades_none_twice(
         graded, cluster, certs, courses, gradebook_url):
     root = courses["cluster"]
     cluster.add_worker("doomed", hide=cluster.hide)
+    with _client(cluster, certs) as client:
+        # The class is handed out once the doomed worker is there (a class of five is graded
+        # in a few seconds: one that joins later may find nothing left to take).
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and "doomed" not in {
+                w.get("name") for w in client.scheduler_info()["workers"].values()}:
+            time.sleep(0.1)
     run = _grade(root, "--cluster", cluster.address, "--certs", str(certs), url=gradebook_url)
     killed = None
     with _client(cluster, certs) as client:
