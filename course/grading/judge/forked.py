@@ -90,6 +90,10 @@ class Judge:
         root = Path("/tmp/root")
         root.mkdir()
         warm._tmpfs(str(root), 1024 ** 2, 0o755)
+        # /tmp first: what is bound below comes after it, as in bwrap's argv (a checkout in
+        # /tmp keeps its .venv and course/).
+        (root / "tmp").mkdir()
+        warm._tmpfs(str(root / "tmp"), self.tmp_bytes, 0o1777)
         for folder, target in links.items():
             os.symlink(target, root / folder.relative_to("/"))
         for folder in sorted(binds):  # a folder before what lies inside it
@@ -98,8 +102,6 @@ class Judge:
             (root / path.relative_to("/")).parent.mkdir(parents=True, exist_ok=True)
             (root / path.relative_to("/")).touch()
             ns.mount(f"/proc/self/fd/{fd}", str(root / path.relative_to("/")), None, ns.MS_BIND)
-        (root / "tmp").mkdir(exist_ok=True)
-        warm._tmpfs(str(root / "tmp"), self.tmp_bytes, 0o1777)
         (root / "dev").mkdir()
         warm._dev(devices, str(root))
         (root / "proc").mkdir()
