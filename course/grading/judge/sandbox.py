@@ -153,11 +153,12 @@ class JudgeSandbox:
 
     def _start(self) -> None:
         self._errors = tempfile.TemporaryFile()
-        if self.sandboxed and os.environ.get(COURSE_TEMPLATE_SOCKET):
+        template = os.environ.get(COURSE_TEMPLATE_SOCKET)
+        if self.sandboxed and template:
             from course.grading.judge import forked  # the worker's warm template forks it
 
-            self.process = forked.start(os.environ.get(COURSE_TEMPLATE_SOCKET), self.folder,
-                                        judge_environment(), outside_ids()[0], self._errors)
+            self.process = forked.start(template, self.folder, judge_environment(),
+                                        outside_ids()[0], self._errors)
             if self.process is not None:
                 return
         if self.sandboxed:  # the launcher builds the sandbox, drops root and becomes bwrap
