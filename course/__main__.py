@@ -25,6 +25,11 @@ from course.grading.settings import CourseSettings
 
 
 def grade(args) -> int:
+    if not (args.students or _submitted(args)):
+        print(f"error: nobody has handed in {args.assignment}: no "
+              f"submitted/<student>/{args.assignment}/ folder in {args.course.resolve()}",
+              file=sys.stderr)
+        return 2
     workers = None if args.cluster else _start_workers(args)
     try:
         return _grade(args, workers)
@@ -37,11 +42,15 @@ def _start_workers(args):
     """The local grading workers, started first of all: each loads nbgrader and warms its
     kernel template while this process loads its own modules and prepares the gradebook."""
     from course.grading.batch.workers import Workers
+
+    students = args.students or _submitted(args)
+    return Workers.started(min(args.jobs, len(students)), args.course.resolve(), feedback=True)
+
+
+def _submitted(args) -> list[str]:
     from course.grading.intake.handed_in import submitted_students
 
-    root = args.course.resolve()
-    students = args.students or submitted_students(root, args.assignment)
-    return Workers.started(min(args.jobs, len(students)), root, feedback=True)
+    return submitted_students(args.course.resolve(), args.assignment)
 
 
 def _after_the_first_student(root: Path, assignment: str, ahead: list) -> list:

@@ -65,3 +65,14 @@ def test_a_folder_that_is_not_a_course_is_named_in_one_line(tmp_path, command):
     assert result.stderr == (f"error: {tmp_path} is not a course folder (it has no "
                              "nbgrader_config.py); run from the course's checkout or name it "
                              "with --course\n"), result.stderr
+
+
+def test_an_assignment_nobody_handed_in_is_named_in_one_line(tmp_path):
+    (tmp_path / "nbgrader_config.py").write_text("")
+    (tmp_path / "submitted" / "ann" / "02-other").mkdir(parents=True)
+    result = subprocess.run([sys.executable, "-m", "course", "grade", A1, "--course", str(tmp_path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == "", result
+    assert result.stderr == (f"error: nobody has handed in {A1}: no submitted/<student>/{A1}/ "
+                             f"folder in {tmp_path}\n"), result.stderr
+    assert not (tmp_path / "gradebook.db").exists() and not (tmp_path / "logs").exists()
