@@ -24,10 +24,13 @@ import re
 # DB-API error it chains (``sqlite3.OperationalError: database is locked``).
 _BUSY = re.compile(r"^(?:\w+\.)*OperationalError: (?:\(sqlite3\.OperationalError\) )?"
                    r"database is locked$", re.M)
-# The last line of a Python traceback: ``module.Name: message`` (course errors say it all;
-# NbGraderException, raised last by nbgrader's API, only says "see the traceback above").
+# The last line of a Python traceback: ``module.Name: message``. The course's errors and
+# nbgrader's own say it all by their message; the NbGraderException nbgrader's API raises last
+# only says "see the traceback above", and the one before it says what went wrong (e.g. an
+# assignment that is not in the gradebook).
 EXCEPTION_LINE = re.compile(r"^[ \t]*(?:[A-Za-z_]\w*\.)*(\w+(?:Error|Exception)): (.+)$", re.M)
-OWN_ERRORS = ("KernelStartError", "CellError")
+SAID_ALONE = ("KernelStartError", "CellError", "NbGraderException")
+SEE_ABOVE = "Please see the"
 BUSY = "the gradebook was busy"
 REASON_CHARACTERS = 200
 
@@ -44,9 +47,10 @@ def reason(log: str, error: str = "") -> str:
     if gradebook_busy(error):
         return BUSY
     log = f"{log}\n{error}"
-    raised = [found for found in EXCEPTION_LINE.findall(log) if found[0] != "NbGraderException"]
+    raised = [found for found in EXCEPTION_LINE.findall(log)
+              if not (found[0] == "NbGraderException" and found[1].startswith(SEE_ABOVE))]
     if raised:
         name, message = raised[-1]
-        return (message if name in OWN_ERRORS else f"{name}: {message}").strip()[:REASON_CHARACTERS]
+        return (message if name in SAID_ALONE else f"{name}: {message}").strip()[:REASON_CHARACTERS]
     errors = [line for line in log.splitlines() if "ERROR" in line or "Error" in line]
     return (errors[-1] if errors else "nbgrader failed without a message").strip()[:REASON_CHARACTERS]
