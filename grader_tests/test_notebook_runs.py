@@ -179,8 +179,13 @@ def test_text_that_only_quotes_a_lock_is_not_one():
 
 
 def test_the_reason_of_an_nbgrader_failure():
-    assert nbgrader_log.reason("Traceback\nnbformat.ValidationError: bad\n"
-                               "nbgrader.api.NbGraderException: see above") == "ValidationError: bad"
+    closing = ("nbgrader.converters.base.NbGraderException: Please see the the above traceback "
+               "for details on the specific errors on the above failures.")
+    assert nbgrader_log.reason(f"Traceback\nnbformat.ValidationError: bad\n{closing}") == (
+        "ValidationError: bad")
+    assert nbgrader_log.reason("    nbgrader.converters.base.NbGraderException: No assignment with "
+                               f"ID 'a' exists in the database\n{closing}") == (
+        "No assignment with ID 'a' exists in the database")
     assert nbgrader_log.reason("x\nCellError: cell 2 (test_f): ValueError: no\n") == (
         "cell 2 (test_f): ValueError: no")
     assert nbgrader_log.reason("[ERROR] it broke\n") == "[ERROR] it broke"
