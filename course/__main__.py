@@ -120,7 +120,10 @@ def _grade(args, workers) -> int:
               file=sys.stderr)
         return 1
     except Exception as error:
-        if cluster is None or not isinstance(error, ClusterError):
+        from course.grading.batch.pool import GradingStopped
+
+        stopped = GradingStopped if cluster is None else ClusterError
+        if not isinstance(error, stopped):
             raise
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -93,3 +93,23 @@ def test_an_assignment_missing_from_the_gradebook_is_the_reason_given(tmp_path):
                              "database"), result.stdout
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_workers_that_cannot_start_stop_the_batch_in_one_line(tmp_path):
+    """A broken install (here nbgrader cannot be imported) kills every worker as it starts:
+    they are replaced a few times, then the command says so instead of replacing them forever."""
+    course = tmp_path / "course"
+    (course / "submitted" / "ann" / A1).mkdir(parents=True)
+    shutil.copy(release_path(A1), course / "submitted" / "ann" / A1)
+    shutil.copy(release_path(A1).parents[2] / "nbgrader_config.py", course)
+    broken = tmp_path / "broken" / "nbgrader"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError('this install is broken')\n")
+    env = {**tool_env(), "PYTHONPATH": str(broken.parent)}
+    result = run([sys.executable, "-m", "course", "grade", A1, "--jobs", "1", "--course",
+                  str(course)], cwd=tmp_path, env=env, timeout=300)
+    assert result.returncode == 1, result
+    assert result.stderr.count("ImportError: this install is broken") == 5, result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        "error: 5 grading workers in a row died before grading anyone (their error is above): "
+        "is the course's environment installed (make install)?")

@@ -22,6 +22,15 @@ from course.grading.outcome import Outcome, Status
 from course.grading.sandbox import cgroups
 from course.grading.sandbox.kernel import build_font_cache
 
+# Workers that die before grading anyone, one after another, are not replaced forever: past
+# this many the batch stops with the reason (a broken install, not one student's fault).
+DEATHS_IN_A_ROW = 4
+
+
+class GradingStopped(RuntimeError):
+    """The batch cannot go on at all (no gradebook, no worker that lives): the reason is for
+    the TA, in one line."""
+
 
 def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str] | None = None,
           budget: float = 600, progress=print, settings: dict | None = None,
@@ -58,6 +67,7 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
     running: dict[str, tuple[int, float]] = {}   # student -> (worker pid, started)
     outcomes: dict[str, Outcome] = {}
     started_all = time.perf_counter()
+    deaths = 0  # workers that died since the last word from any worker
 
     def finish(student: str, outcome: Outcome, worker_lost: bool = False) -> None:
         outcomes[student] = outcome
@@ -72,7 +82,9 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
             kind = None
         if kind == "failed":
             workers.stop()
-            raise RuntimeError(f"the gradebook could not be made ready: {payload}")
+            raise GradingStopped(f"the gradebook could not be made ready: {payload}")
+        if kind is not None:
+            deaths = 0
         if kind == "start":
             running[student] = (payload, time.perf_counter())
         elif kind == "done":
@@ -91,6 +103,12 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
                                      "interrupts?)" if late else "the grading worker died"),
                        worker_lost=True)
         for _ in range(workers.forget_dead({pid for pid, _ in running.values()})):
+            deaths += 1
+            if deaths > DEATHS_IN_A_ROW:
+                workers.stop()
+                raise GradingStopped(f"{deaths} grading workers in a row died before grading "
+                                     "anyone (their error is above): is the course's "
+                                     "environment installed (make install)?")
             if len(outcomes) + len(running) < len(students):
                 workers.start()  # died between students: replace it while work remains
         if meanwhile and outcomes and workers.results.empty():
