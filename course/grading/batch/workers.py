@@ -1,19 +1,47 @@
 """The grading worker processes of one batch: started, killed, replaced, stopped.
 
-This module imports nothing heavy, so a command can start its workers first of all (each then
-loads nbgrader and warms its kernel template while the command loads its own modules) and
-hand them to ``pool.grade``. A worker runs ``student``'s loop, which it imports itself.
+This module imports nothing heavy, so a command can start its workers first of all and hand
+them to ``pool.grade``. Workers are forked from multiprocessing's fork server, which has
+imported what every worker needs (``PRELOAD``: nbgrader, nbconvert, the course's grading steps)
+once: a worker starts with them loaded instead of importing them again (1.2 CPU-s each), and
+is still a fresh process, never a fork of this one (whatever it holds by then). The fork
+server keeps the environment and folder it started with, so each worker is handed this
+process's, as they are when it starts.
 """
 import multiprocessing as mp
+import os
 from pathlib import Path
 
+# What a worker imports before and while grading its first student: loaded once, in the fork
+# server. Only imports, nothing that opens a gradebook or starts a thread.
+PRELOAD = ("course.grading.batch.student", "course.grading.config",
+           "course.grading.nbgrader_hooks.execute", "course.grading.feedback.export",
+           "course.grading.judge.sandbox", "course.grading.second_opinion.scan",
+           "nbgrader.apps.api", "nbgrader.converters.autograde",
+           "nbgrader.converters.generate_feedback", "nbclient", "jupyter_client.blocking")
 
-def _serve(tasks, results, root: str, settings: dict | None, feedback: bool) -> None:
-    """A worker process's whole life: its warm template begun first of all, then ``student``'s
-    loop (imported here, in the worker: a third of a second before the template would begin)."""
-    from course.grading.sandbox.template import begin_early
 
-    begin_early(Path(root))
+def _context():
+    """multiprocessing's fork server of this process, preloading ``PRELOAD``."""
+    context = mp.get_context("forkserver")
+    context.set_forkserver_preload(list(PRELOAD))
+    return context
+
+
+def _serve(tasks, results, root: str, settings: dict | None, feedback: bool,
+           environment: dict, folder: str, template: tuple[str, int] | None) -> None:
+    """A worker process's whole life: the environment and folder of the process that started
+    it; the warm template that process began for it (``template``), or else its own, begun
+    first of all; then ``student``'s loop."""
+    os.environ.clear()
+    os.environ.update(environment)
+    os.chdir(folder)
+    from course.grading.sandbox.template import WORKER, begin_early
+
+    if template:
+        WORKER.adopt(*template)
+    else:
+        begin_early(Path(root))
     from course.grading.batch.student import _worker
 
     _worker(tasks, results, root, settings, feedback)
@@ -39,17 +67,31 @@ class Workers:
     on top of the course's, and with ``feedback``, each scored student's feedback)."""
 
     def __init__(self, root: Path, settings: dict | None = None, feedback: bool = False):
-        self._ctx = mp.get_context("spawn")
+        self._ctx = _context()
         self.args = str(root), settings, feedback
         self.tasks, self.results = self._ctx.Queue(), self._ctx.Queue()
         self.processes: dict[int, mp.Process] = {}
         self._stopping = False
+        self._mother = None          # the one warm process their templates are forked from
+        self._spare: list = []       # templates forked for workers not yet started
+        self._templates: dict = {}   # worker pid -> the template forked for it
 
     @classmethod
     def started(cls, count: int, root: Path, settings: dict | None = None,
                 feedback: bool = False) -> "Workers":
-        """``count`` workers, started now."""
+        """``count`` workers, started now. Their warm templates are forked from one warm
+        ``template.Mother``, started first, here: it warms up while the fork server loads what
+        the workers need, then forks a template for each worker, which takes it over. A worker
+        started later (in place of one that died) begins its own."""
+        from multiprocessing import forkserver
+
+        from course.grading.sandbox.template import Mother, wanted
+
         workers = cls(root, settings, feedback)
+        if wanted() and count:
+            workers._mother = Mother(Path(root))
+            workers._spare = workers._mother.templates(count)
+        forkserver.ensure_running()  # it loads PRELOAD while the mother warms up
         for _ in range(count):
             workers.start()
         return workers
@@ -59,10 +101,15 @@ class Workers:
             self.tasks.put((assignment, student))
 
     def start(self) -> None:
-        process = self._ctx.Process(target=_serve, args=(self.tasks, self.results, *self.args),
-                                    daemon=True)
+        template = self._spare.pop(0) if self._spare else None
+        process = self._ctx.Process(
+            target=_serve, daemon=True,
+            args=(self.tasks, self.results, *self.args, dict(os.environ), os.getcwd(),
+                  template.handed_over() if template else None))
         process.start()
         self.processes[process.pid] = process
+        if template:
+            self._templates[process.pid] = template
 
     def alive(self, pid: int) -> bool:
         return self.processes[pid].is_alive()
@@ -71,13 +118,22 @@ class Workers:
         """Kill the worker ``pid`` and its kernels."""
         kill_tree(pid)
         self.processes.pop(pid).join(5)
+        self._end_template(pid)
 
     def forget_dead(self, busy: set[int]) -> int:
         """Forget the workers that died between students; return how many."""
         dead = [pid for pid, w in self.processes.items() if not w.is_alive() and pid not in busy]
         for pid in dead:
             self.processes.pop(pid)
+            self._end_template(pid)
         return len(dead)
+
+    def _end_template(self, pid: int) -> None:
+        """Kill the template forked for worker ``pid`` (it is not the worker's child: it
+        outlives a worker that was killed)."""
+        template = self._templates.pop(pid, None)
+        if template:
+            template.stop()
 
     def stop(self, wait: bool = True) -> None:
         """Tell every worker to stop after its current student (once); with ``wait``, wait
@@ -96,3 +152,8 @@ class Workers:
             process.join(10)
             if process.is_alive():
                 kill_tree(process.pid)
+        for template in [*self._templates.values(), *self._spare]:
+            template.stop()
+        self._templates, self._spare = {}, []
+        if self._mother is not None:
+            self._mother.stop()

@@ -66,21 +66,61 @@ def warm_up() -> None:
 
 
 def serve(folder: Path) -> None:
-    """The template's loop: fork a kernel per connection, until the worker goes."""
-    from course.grading.sandbox import namespaces, warm
+    """The template's whole life: warm up, then fork a kernel per connection, until the process
+    that started it (its worker) goes."""
+    from course.grading.sandbox import namespaces
 
     namespaces.die_with_parent()
-    worker = os.getppid()
     del sys.path[0]  # the folder it was started in: no kernel should import from there
     os.chdir("/")
     warm_up()
+    _answer(folder, announce=True)
+
+
+def mother() -> None:
+    """The grading command's one warm process: warm up once, then fork a template for each
+    folder named on stdin (its pid answered on stdout), until stdin closes. Its templates are
+    as warm as one that warmed up itself, and as clean: it never runs student code, forks no
+    kernel and is told nothing but folders. They die with it, and it dies with the command."""
+    from course.grading.sandbox import namespaces
+
+    namespaces.die_with_parent()
+    del sys.path[0]
+    os.chdir("/")
+    warm_up()
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # its templates are reaped as they end
+    for line in sys.stdin:
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # a template waits for its kernels
+            quiet = os.open(os.devnull, os.O_RDWR)
+            os.dup2(quiet, 0)
+            os.dup2(quiet, 1)
+            os.close(quiet)
+            namespaces.die_with_parent()
+            try:
+                _answer(Path(line.strip()), announce=False)
+            finally:
+                os._exit(0)
+        print(pid, flush=True)
+
+
+def _answer(folder: Path, announce: bool) -> None:
+    """Fork a kernel (or judge) per connection to the socket in ``folder``, until the parent
+    goes. The socket is in place only once it listens; ``announce`` also says READY."""
+    from course.grading.sandbox import warm
+
+    parent = os.getppid()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(folder / SOCKET_NAME))
+    listener.bind(str(folder / f"{SOCKET_NAME}.new"))
     listener.listen(64)
-    print(READY, flush=True)
+    # In place only once it listens: a worker that did not start it waits for the name.
+    os.rename(folder / f"{SOCKET_NAME}.new", folder / SOCKET_NAME)
+    if announce:
+        print(READY, flush=True)
     kernels: dict[int, tuple[socket.socket, int]] = {}   # pidfd -> (connection, keeper pid)
     by_connection: dict[int, int] = {}                   # connection fd -> pidfd
-    while os.getppid() == worker:
+    while os.getppid() == parent:
         readable, _, _ = select.select([listener, *kernels, *by_connection], [], [], 1.0)
         for fd in readable:
             if fd is listener:
@@ -122,13 +162,31 @@ def _fork_kernel(listener, kernels, by_connection, warm) -> None:
 
 
 class Template:
-    """A worker's template: started on first use, replaced when it has died."""
+    """A worker's template: started on first use (or handed over by the grading command, which
+    began it before the worker started: ``adopt``), replaced when it has died."""
 
     def __init__(self, log: Path | None = None):
         self.process = None  # the template's subprocess.Popen
         self._ready = False  # whether it has said READY
         self.folder: Path | None = None
         self.log = log
+        self._adopted: int | None = None  # a pidfd of a template another process began
+
+    def handed_over(self) -> tuple[str, int] | None:
+        """What a worker needs to ``adopt`` this template (begun here, not yet ready)."""
+        if self.process is None or self.process.poll() is not None:
+            return None
+        return str(self.folder), self.process.pid
+
+    def adopt(self, folder: str, pid: int) -> None:
+        """Take over the template the grading command began for this worker (``handed_over``);
+        it is ready once its socket is in place (``serve``)."""
+        self.stop()
+        try:
+            self._adopted = os.pidfd_open(pid)
+        except OSError:  # already gone: this worker begins its own
+            return
+        self.folder = Path(folder)
 
     def begin_for(self, root: Path) -> None:
         """``begin``, logging to the course at ``root`` (``logs/template.log``); stopped when
@@ -146,6 +204,8 @@ class Template:
         the worker loads nbgrader. Only under a root grader."""
         if os.geteuid() != 0 or (self.process is not None and self.process.poll() is None):
             return
+        if self._adopted is not None and not _ended(self._adopted):
+            return
         self.stop()  # one that died: its folder goes too
         import subprocess
         import tempfile
@@ -153,9 +213,7 @@ class Template:
         from course.grading.sandbox.provisioner import runtime_base
 
         self.folder = Path(tempfile.mkdtemp(prefix="template-", dir=runtime_base()))
-        env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_KERNELS}
-        env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", PYTHONNOUSERSITE="1",
-                   PYDEVD_DISABLE_FILE_VALIDATION="1")  # debugpy's warning, on every start
+        env = template_environment()
         errors = open(self.log, "a") if self.log else subprocess.DEVNULL  # its tracebacks
         self.process = subprocess.Popen(
             [sys.executable, "-m", "course.grading.sandbox.template", str(self.folder)],
@@ -170,6 +228,8 @@ class Template:
         warm; None if it cannot run here (not root, or it did not come up: kernels then start
         cold)."""
         self.begin()
+        if self._adopted is not None:
+            return self._adopted_address()
         if self.process is None:
             return None
         if not self._ready:
@@ -180,6 +240,19 @@ class Template:
             self._ready = True
         return str(self.folder / SOCKET_NAME)
 
+    def _adopted_address(self) -> str | None:
+        """The adopted template's socket once it is in place (60 s at most); None if it died
+        or never came up (it is stopped: kernels then start cold)."""
+        import time
+
+        socket_path = self.folder / SOCKET_NAME
+        deadline = time.monotonic() + 60
+        while not socket_path.exists():
+            if _ended(self._adopted, 0.02) or time.monotonic() > deadline:
+                self.stop()
+                return None
+        return str(socket_path)
+
     def stop(self) -> None:
         """Kill the template (its kernels die with it) and remove its folder."""
         import shutil
@@ -188,6 +261,13 @@ class Template:
             self.process.kill()
             self.process.wait()
             self.process = None
+        if self._adopted is not None:
+            try:
+                signal.pidfd_send_signal(self._adopted, signal.SIGKILL)
+            except OSError:
+                pass
+            os.close(self._adopted)
+            self._adopted = None
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
@@ -264,6 +344,11 @@ class Forked:
         self.connection.close()
 
 
+def _ended(pidfd: int, wait: float = 0) -> bool:
+    """Whether the process of ``pidfd`` has ended (waiting up to ``wait`` seconds for it)."""
+    return bool(select.select([pidfd], [], [], wait)[0])
+
+
 WORKER = Template()  # this grading worker's own
 
 
@@ -272,11 +357,18 @@ def begin_early(root: Path) -> None:
     nbgrader), where its environment alone allows one: a root grader, bubblewrap, and no
     ``COURSE_WARM_KERNELS=0`` or ``COURSE_SANDBOX=0``. The worker stops it again if the
     course's ``nbgrader_config.py`` turns warm kernels off (``batch.student._use_template``)."""
+    if wanted():
+        WORKER.begin_for(root)
+
+
+def wanted() -> bool:
+    """Whether this process's environment allows warm templates: a root grader, bubblewrap,
+    and no ``COURSE_WARM_KERNELS=0`` or ``COURSE_SANDBOX=0`` (the course's config may still
+    say no: ``batch.student._use_template``)."""
     from course.grading.settings import CourseSettings
 
     settings = CourseSettings()
-    if os.geteuid() == 0 and settings.warm_kernels and settings.sandboxed():
-        WORKER.begin_for(root)
+    return os.geteuid() == 0 and settings.warm_kernels and settings.sandboxed()
 
 
 def fork(address: str | None, request: dict, fds: list[int],
@@ -347,5 +439,106 @@ def relay(source: int, target: int, limit: int = STDERR_BYTES, close: bool = Fal
         os.close(target)
 
 
+class Mother:
+    """The grading command's handle on its ``mother``: started first of all, it warms up while
+    the workers' fork server does; ``templates`` asks it for one per worker."""
+
+    def __init__(self, root: Path):
+        import atexit
+        import subprocess
+
+        log = root / "logs" / "template.log"
+        log.parent.mkdir(exist_ok=True)
+        with open(log, "a") as errors:  # its tracebacks, and its templates'
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "course.grading.sandbox.template", "--mother"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+                env=template_environment(), cwd="/", bufsize=0)
+        self._said = b""  # what it wrote that is not yet read as lines
+        atexit.register(self.stop)
+
+    def line(self, timeout: float) -> str:
+        """The next line the mother writes ("" if none comes within ``timeout`` seconds)."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._said:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.process.stdout], [], [], left)[0]:
+                return ""
+            more = os.read(self.process.stdout.fileno(), 4096)
+            if not more:
+                return ""
+            self._said += more
+        line, self._said = self._said.split(b"\n", 1)
+        return line.decode(errors="replace")
+
+    def templates(self, count: int) -> list["Born"]:
+        """``count`` templates, asked for now (each is forked once the mother is warm)."""
+        import tempfile
+
+        from course.grading.sandbox.provisioner import runtime_base
+
+        born = [Born(self, Path(tempfile.mkdtemp(prefix="template-", dir=runtime_base())))
+                for _ in range(count)]
+        try:
+            self.process.stdin.write("".join(f"{b.folder}\n" for b in born).encode())
+        except OSError:
+            pass
+        return born
+
+    def stop(self) -> None:
+        """End the mother (its templates, and their kernels, die with it)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+class Born:
+    """A template the mother forked for one worker: handed over to it (``Template.adopt``)."""
+
+    def __init__(self, mother: Mother, folder: Path):
+        self.mother, self.folder = mother, folder
+        self.pid: int | None = None
+        self._pidfd: int | None = None
+
+    def handed_over(self) -> tuple[str, int] | None:
+        """Its folder and pid (read once the mother has forked it); None if it was not."""
+        if self.pid is None:
+            line = self.mother.line(120).strip()
+            if not line.isdigit():
+                return None
+            self.pid = int(line)
+            try:
+                self._pidfd = os.pidfd_open(self.pid)
+            except OSError:  # it died already
+                return None
+        return str(self.folder), self.pid
+
+    def stop(self) -> None:
+        """Kill it (if it was forked) and remove its folder."""
+        import shutil
+
+        if self._pidfd is not None:
+            try:
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+            except OSError:
+                pass
+            os.close(self._pidfd)
+            self._pidfd = None
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def template_environment() -> dict:
+    """What a template starts with: this process's environment less what no kernel may see."""
+    env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_KERNELS}
+    env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", PYTHONNOUSERSITE="1",
+               PYDEVD_DISABLE_FILE_VALIDATION="1")  # debugpy's warning, on every start
+    return env
+
+
 if __name__ == "__main__":
-    serve(Path(sys.argv[1]))
+    if sys.argv[1] == "--mother":
+        mother()
+    else:
+        serve(Path(sys.argv[1]))
