@@ -39,8 +39,9 @@ def grade(args) -> int:
 
 
 def _start_workers(args):
-    """The local grading workers, started first of all: each loads nbgrader and warms its
-    kernel template while this process loads its own modules and prepares the gradebook."""
+    """The local grading workers, started first of all (``Workers.started``: their kernel
+    templates warm up while their fork server loads nbgrader) while this process loads its
+    own modules."""
     from course.grading.batch.workers import Workers
 
     students = args.students or _submitted(args)
@@ -53,10 +54,11 @@ def _submitted(args) -> list[str]:
     return submitted_students(args.course.resolve(), args.assignment)
 
 
-def _after_the_first_student(root: Path, assignment: str, ahead: list) -> list:
+def _after_the_first_student(root: Path, assignment: str, ahead: list, workers=None) -> list:
     """What the command needs after grading, as steps its main thread takes once the first
     student is done (the workers' start-up is over, so the class is handed out without waiting
-    for any of it): the report's similarity check (a process of its own, into ``ahead``); the
+    for any of it): the report's similarity check (a process of its own, forked from the
+    ``workers``' fork server if there are any, into ``ahead``); the
     course's settings (nbgrader loads) and the modules that record and export grades; the
     report's modules (matplotlib) and what they compile on first use. A step that fails is left
     for what needs it to meet and say at its own time: it must not stop the grading."""
@@ -64,7 +66,8 @@ def _after_the_first_student(root: Path, assignment: str, ahead: list) -> list:
         from course.grading.intake.handed_in import submitted_students
         from course.grading.second_opinion.similarity import Ahead
 
-        ahead.append(Ahead(root, assignment, submitted_students(root, assignment)))
+        ahead.append(Ahead(root, assignment, submitted_students(root, assignment),
+                           context=workers.context if workers else None))
 
     def settings():
         from course.grading.cycle import after_grading
@@ -106,7 +109,7 @@ def _grade(args, workers) -> int:
     root = args.course.resolve()
     # The report's similarity check reads only submissions: it runs while they are graded.
     ahead: list = []
-    steps = _after_the_first_student(root, args.assignment, ahead)
+    steps = _after_the_first_student(root, args.assignment, ahead, workers)
     if cluster is not None:
         steps[0]()
     try:

@@ -17,6 +17,7 @@ from pathlib import Path
 PRELOAD = ("course.grading.batch.student", "course.grading.config",
            "course.grading.nbgrader_hooks.execute", "course.grading.feedback.export",
            "course.grading.judge.sandbox", "course.grading.second_opinion.scan",
+           "course.grading.second_opinion.similarity",  # the report's check, forked here too
            "nbgrader.apps.api", "nbgrader.converters.autograde",
            "nbgrader.converters.generate_feedback", "nbclient", "jupyter_client.blocking")
 
@@ -95,6 +96,11 @@ class Workers:
         for _ in range(count):
             workers.start()
         return workers
+
+    @property
+    def context(self):
+        """The multiprocessing context the workers are started with (its fork server)."""
+        return self._ctx
 
     def hand_out(self, assignment: str, students: list[str]) -> None:
         for student in students:

@@ -122,12 +122,14 @@ def _quietly(sender, root: Path, assignment: str, students: list[str]) -> None:
 class Ahead:
     """``similar_pairs`` of ``students``, started now in another process (its output to the run
     log), for a report built later over the same students, which waits for it until ``limit``
-    seconds after its start."""
+    seconds after its start. The process is a fresh interpreter, or a fork of ``context``'s
+    (the grading workers' fork server, which has loaded most of what it needs)."""
 
-    def __init__(self, root: Path, assignment: str, students: list[str], limit: float = LIMIT):
+    def __init__(self, root: Path, assignment: str, students: list[str], limit: float = LIMIT,
+                 context=None):
         self.students, self.limit = sorted(students), limit
         self._deadline = time.monotonic() + limit
-        context = mp.get_context("spawn")
+        context = context or mp.get_context("spawn")
         self._answer, sender = context.Pipe(duplex=False)
         self._process = context.Process(target=_quietly, daemon=True,
                                         args=(sender, root, assignment, self.students))
