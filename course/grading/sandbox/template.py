@@ -68,12 +68,7 @@ def warm_up() -> None:
 def serve(folder: Path) -> None:
     """The template's whole life: warm up, then fork a kernel per connection, until the process
     that started it (its worker) goes."""
-    from course.grading.sandbox import namespaces
-
-    namespaces.die_with_parent()
-    del sys.path[0]  # the folder it was started in: no kernel should import from there
-    os.chdir("/")
-    warm_up()
+    _start_warm()
     _answer(folder, announce=True)
 
 
@@ -84,10 +79,7 @@ def mother() -> None:
     kernel and is told nothing but folders. They die with it, and it dies with the command."""
     from course.grading.sandbox import namespaces
 
-    namespaces.die_with_parent()
-    del sys.path[0]
-    os.chdir("/")
-    warm_up()
+    _start_warm()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # its templates are reaped as they end
     for line in sys.stdin:
         pid = os.fork()
@@ -103,6 +95,17 @@ def mother() -> None:
             finally:
                 os._exit(0)
         print(pid, flush=True)
+
+
+def _start_warm() -> None:
+    """What a template or the mother does first: die with its parent, leave the folder it was
+    started in (no kernel should import from there), warm up."""
+    from course.grading.sandbox import namespaces
+
+    namespaces.die_with_parent()
+    del sys.path[0]
+    os.chdir("/")
+    warm_up()
 
 
 def _answer(folder: Path, announce: bool) -> None:
@@ -172,15 +175,9 @@ class Template:
         self.log = log
         self._adopted: int | None = None  # a pidfd of a template another process began
 
-    def handed_over(self) -> tuple[str, int] | None:
-        """What a worker needs to ``adopt`` this template (begun here, not yet ready)."""
-        if self.process is None or self.process.poll() is not None:
-            return None
-        return str(self.folder), self.process.pid
-
     def adopt(self, folder: str, pid: int) -> None:
-        """Take over the template the grading command began for this worker (``handed_over``);
-        it is ready once its socket is in place (``serve``)."""
+        """Take over the template the grading command's mother forked for this worker
+        (``Born.handed_over``); it is ready once its socket is in place (``_answer``)."""
         self.stop()
         try:
             self._adopted = os.pidfd_open(pid)
@@ -262,11 +259,7 @@ class Template:
             self.process.wait()
             self.process = None
         if self._adopted is not None:
-            try:
-                signal.pidfd_send_signal(self._adopted, signal.SIGKILL)
-            except OSError:
-                pass
-            os.close(self._adopted)
+            _kill(self._adopted)
             self._adopted = None
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
@@ -342,6 +335,15 @@ class Forked:
     def _ended(self, code: int) -> None:
         self.returncode = code
         self.connection.close()
+
+
+def _kill(pidfd: int) -> None:
+    """Kill the process of ``pidfd`` (if it still runs) and close the pidfd."""
+    try:
+        signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+    except OSError:
+        pass
+    os.close(pidfd)
 
 
 def _ended(pidfd: int, wait: float = 0) -> bool:
@@ -520,11 +522,7 @@ class Born:
         import shutil
 
         if self._pidfd is not None:
-            try:
-                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
-            except OSError:
-                pass
-            os.close(self._pidfd)
+            _kill(self._pidfd)
             self._pidfd = None
         shutil.rmtree(self.folder, ignore_errors=True)
 
