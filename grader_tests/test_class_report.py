@@ -226,3 +226,27 @@ def test_a_report_past_its_time_limit_says_so_and_the_canvas_csv_is_still_writte
     finally:
         monkeypatch.undo()
         class_report.report_assignment(root, A1)  # the real page, for any test after this one
+
+
+def test_the_reports_time_limit_is_not_swallowed_by_the_code_it_interrupts(graded, monkeypatch):
+    import time
+
+    from course.grading.report import after_batch as class_report
+
+    def reads_forgivingly(root, assignment, ahead):
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:  # what a reader of students' notebooks does with one it cannot read
+                time.sleep(0.01)
+            except Exception:
+                pass
+        raise AssertionError("the time limit never ended the page")
+
+    monkeypatch.setattr(class_report, "write_report", reads_forgivingly)
+    monkeypatch.setenv("COURSE_REPORT_SECONDS", "0.05")
+    page, _ = class_report.report_assignment(graded[0], A1)
+    monkeypatch.undo()
+    try:
+        assert "did not finish within 0.05 s" in page.read_text()
+    finally:
+        class_report.report_assignment(graded[0], A1)  # the real page, for any test after this one

@@ -15,8 +15,11 @@ from course.grading.second_opinion.similarity import Ahead
 # (CourseSettings.report_seconds, COURSE_REPORT_SECONDS).
 
 
-class ReportTimeout(Exception):
-    """The instructor's page took longer than the course's ``report_seconds``."""
+class ReportTimeout(BaseException):
+    """The instructor's page took longer than the course's ``report_seconds``. Not an
+    ``Exception``: raised wherever the page's code is when the time is up, it must not be
+    taken for the failure of what that code was reading (an unreadable notebook, say) and
+    swallowed there, as ``KeyboardInterrupt`` is not."""
 
 
 def _timed_report(root: Path, assignment: str, ahead: Ahead | None) -> Path:
