@@ -116,6 +116,7 @@ class Group:
     def remove(self, wait: float = 5.0) -> None:
         """Kill what is left in the group and remove it (nothing happens if it is gone)."""
         deadline = time.monotonic() + wait
+        pause = 0.001  # a killed process leaves its group within a millisecond or two
         while True:
             for pid in self.pids():
                 try:
@@ -134,7 +135,8 @@ class Group:
                     busy = True
             if not busy or time.monotonic() > deadline:
                 return
-            time.sleep(0.02)
+            time.sleep(pause)
+            pause = min(2 * pause, 0.02)
 
 
 def cpu_list(text: str) -> list[int]:
