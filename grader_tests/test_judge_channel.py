@@ -127,19 +127,19 @@ def test_answer_of_reads_only_a_dict():
         assert answer_of(text) == {}, text[:20]
 
 
-def test_a_call_goes_over_the_socket_and_the_session_ends_with_the_cell(make_link, tmp_path):
+def test_a_call_goes_over_the_socket_and_the_session_ends_when_told(make_link, tmp_path):
     client = FakeClient({"double": lambda x: 2 * x})
     link = make_link(client)
     assert client.events == ["channels"] and link.folder == tmp_path
     assert answer_of(link.ask_text(_call("double", 21))) == {
         "value": {"t": "int", "v": 42}, "args_after": [{"t": "int", "v": 21}]}
     assert link.ask({"op": "fetch", "name": "double"}) == {"callable": True}
-    assert len(client.executed) == 1, "one serving cell per test cell, not per call"
+    assert len(client.executed) == 1, "one serving cell per session, not per call"
     assert not list(tmp_path.glob("judge-*")), "the socket's name is gone once connected"
     link.end()
     assert link._conn is None and link._serving is None
     link.ask(_call("double", 1))
-    assert len(client.executed) == 2, "the next test cell serves again"
+    assert len(client.executed) == 2, "the next session serves again"
     link.close()
     assert client.events[-1] == "stopped"
 
@@ -535,7 +535,9 @@ def test_the_grader_forwards_each_ask_and_keeps_only_plain_capped_outputs():
     assert [o["output_type"] for o in outputs] == ["stream", "error"]
     assert len(outputs[0]["text"]) == judge_sandbox.MAX_PRINTED
     assert outputs[1]["ename"] == "['E']" and len(outputs[1]["evalue"]) == judge_sandbox.MAX_ERROR
-    assert link.ended == 1 and box.process is not None  # the judge lives on for the next cell
+    # the judge, and the kernel's serving session, live on for the next cell (Execute ends the
+    # session after the notebook's last test cell)
+    assert link.ended == 0 and box.process is not None
     box.close()
 
 
@@ -596,7 +598,7 @@ def test_a_judge_that_breaks_the_protocol_costs_only_that_cell(frames, match):
     assert outputs == [judge_sandbox.error_output(
         "JudgeError", outputs[0]["evalue"])] and match in outputs[0]["evalue"], outputs
     assert box.process is None and process.stdin.closed, "the broken judge is ended"
-    assert link.ended == 1 and link.asked == []
+    assert link.ended == 1 and link.asked == []  # no half-answered call reaches the next cell
 
 
 def test_a_judge_that_says_nothing_costs_the_cell_at_its_time_limit():

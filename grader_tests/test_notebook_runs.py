@@ -79,6 +79,28 @@ def test_a_notebook_that_runs_to_its_end_records_nothing_wrong():
     assert nb.cells[1].outputs[0].text == "1\n"
 
 
+def test_a_notebooks_test_cells_are_judged_in_one_serving_session(monkeypatch, tmp_path):
+    from course.grading.judge.kernel_link import Link
+
+    monkeypatch.chdir(tmp_path)  # the submission's folder, which the judge's sandbox copies
+    sessions = []
+    serve = Link._serve
+    monkeypatch.setattr(Link, "_serve", lambda self, cell: sessions.append(1) or serve(self, cell))
+    tests = [nbformat.v4.new_code_cell(source, metadata={"nbgrader": {
+        "grade": True, "solution": False, "grade_id": f"t{i}", "points": 1}})
+        for i, source in enumerate(["assert double(2) == 4", "assert double(3) == 7, 'not 7'",
+                                    "print(double(5))"])]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("def double(x): return 2 * x"),
+                                         *tests])
+    with runs.recorded():
+        GradingExecute(timeout=10, kernel_name="python3", startup_timeout=30).preprocess(
+            nb, {"metadata": {"path": str(tmp_path)}, "nbgrader": {"notebook": "n1"}})
+    assert [[o.output_type for o in cell.outputs] for cell in nb.cells[1:]] == [
+        [], ["error"], ["stream"]]
+    assert nb.cells[2].outputs[0].evalue == "not 7" and nb.cells[3].outputs[0].text == "10\n"
+    assert sessions == [1], "one serving cell in the kernel for all three test cells"
+
+
 def test_a_cell_timeout_is_recorded_by_the_grader():
     [run], nb = _run("while True: pass", "y = 2")
     assert (run.timeouts, run.restarts, run.kernel_died, run.stopped) == (1, 0, False, "")

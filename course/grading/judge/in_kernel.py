@@ -113,7 +113,8 @@ def _read(sock, size: int) -> bytes:
 def serve(path: str, namespace: dict) -> None:
     """Answer the grader's requests, read from the unix socket at ``path``, until it closes it.
 
-    One cell execution per test cell; each call is then one small message each way.
+    One cell execution serves all of a notebook's test cells; each call is then one small
+    message each way.
     """
     import socket
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:

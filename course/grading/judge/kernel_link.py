@@ -17,9 +17,10 @@ from queue import Empty
 
 from course.grading.judge import in_kernel
 SOURCE = Path(in_kernel.__file__).read_text(encoding="utf-8")
-# One cell execution per test cell: the first puts in_kernel in a module of its own, then serves;
-# the next ones serve from that module (compiling it again cost each test cell 5 ms of the
-# kernel's CPU). A restarted kernel is sent the whole cell again.
+# One cell execution per serving session (a notebook's test cells, judged one after another;
+# another session only after a restart or a failed judge): the first puts in_kernel in a module of
+# its own, then serves; the next ones serve from that module. A restarted kernel is sent the
+# whole cell again.
 SERVE_AGAIN = "__import__('sys').modules['_course_judge'].serve({path!r}, globals())"
 SERVE = ("__import__('sys').modules['_course_judge'] = __import__('types').ModuleType("
          "'_course_judge'); exec(compile({source!r}, '<course judge>', 'exec'), "
@@ -113,7 +114,8 @@ class Link:
                 return
 
     def end(self):
-        """Close the socket: the kernel leaves ``serve`` (at the end of every test cell)."""
+        """Close the socket: the kernel leaves ``serve`` (after a notebook's last test cell, or
+        a judge that failed in the middle of a call)."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None

@@ -132,9 +132,8 @@ class JudgeSandbox:
             log.warning("the judge of %s failed at %s: %s%s", self.folder, name, failure,
                         self._said())
             self.close()
+            self.link.end()  # a call it left half answered must not reach the next cell
             return [error_output("JudgeError", f"the test cell could not be judged: {failure}")]
-        finally:
-            self.link.end()
 
     def _forward(self, message: dict) -> dict:
         """The kernel's answer to the judge's request, as text the grader does not read."""
@@ -310,7 +309,7 @@ class Relay:
         return answer_of(reply.get("answer") if type(reply.get("answer")) is str else "")
 
     def end(self) -> None:
-        """The grader ends the kernel's session after each cell."""
+        """The grader ends the kernel's session after the notebook's last test cell."""
 
 
 def serve() -> None:

@@ -97,7 +97,15 @@ class GradingExecute(Execute):
         return cell, resources
 
     def _judge_tests(self, resources) -> None:
-        """Judge every test cell, in notebook order, against the kernel the student's cells left."""
+        """Judge every test cell, in notebook order, against the kernel the student's cells left,
+        in one serving session of the kernel's (``kernel_link.Link``), ended after the last."""
+        try:
+            self._judge_each(resources)
+        finally:
+            if self._judge is not None:
+                self._judge.link.end()
+
+    def _judge_each(self, resources) -> None:
         for cell in self._tests:
             if self._judge is None:
                 link = Link(self.km, timeout=self.timeout or 30,
