@@ -54,20 +54,18 @@ def _submitted(args) -> list[str]:
     return submitted_students(args.course.resolve(), args.assignment)
 
 
-def _after_the_first_student(root: Path, assignment: str, ahead: list, workers=None) -> list:
-    """What the command needs after grading, as steps its main thread takes once the first
-    student is done (the workers' start-up is over, so the class is handed out without waiting
-    for any of it): the report's similarity check (a process of its own, forked from the
-    ``workers``' fork server if there are any, into ``ahead``); the
-    course's settings (nbgrader loads) and the modules that record and export grades; the
-    report's modules (matplotlib) and what they compile on first use. A step that fails is left
-    for what needs it to meet and say at its own time: it must not stop the grading."""
+def _after_the_first_student(root: Path, assignment: str, ahead: list) -> list:
+    """What a command grading on a cluster needs after grading, as steps its main thread
+    takes while the class is graded: the report's similarity check (a process of its own,
+    into ``ahead``); the course's settings (nbgrader loads) and the modules that record and
+    export grades; the report's modules (matplotlib) and what they compile on first use. A
+    step that fails is left for what needs it to meet and say at its own time: it must not
+    stop the grading. (A local command hands all of it to its finisher.)"""
     def similarity():
         from course.grading.intake.handed_in import submitted_students
         from course.grading.second_opinion.similarity import Ahead
 
-        ahead.append(Ahead(root, assignment, submitted_students(root, assignment),
-                           context=workers.context if workers else None))
+        ahead.append(Ahead(root, assignment, submitted_students(root, assignment)))
 
     def settings():
         from course.grading.cycle import after_grading
@@ -92,7 +90,6 @@ def _quietly(step):
 
 
 def _grade(args, workers) -> int:
-    from course.grading.cycle import run_cycle, summary
     from course.grading.sandbox import kernel as sandbox_kernel
 
     confinement = sandbox_kernel.status_line()
@@ -100,22 +97,43 @@ def _grade(args, workers) -> int:
         print(confinement, flush=True)
     cluster = None
     if args.cluster:
-        from course.grading.cluster.client import Cluster, ClusterError
+        from course.grading.cluster.client import Cluster
 
         cluster = Cluster(args.cluster, args.certs)
         print(f"grading {args.assignment} on the Dask cluster at {args.cluster} …", flush=True)
     else:
         print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
     root = args.course.resolve()
-    # The report's similarity check reads only submissions: it runs while they are graded.
+    # The report's similarity check reads only submissions: it runs while they are graded,
+    # in the finisher that records, exports and reports once they are (``batch.finisher``),
+    # or for a cluster here, with what comes after grading loaded here meanwhile.
     ahead: list = []
-    steps = _after_the_first_student(root, args.assignment, ahead, workers)
-    if cluster is not None:
+    finisher = None
+    if cluster is None:
+        from course.grading.batch.finisher import Finisher
+        from course.grading.intake.handed_in import submitted_students
+
+        finisher = Finisher(workers.context, root, args.assignment,
+                            submitted_students(root, args.assignment))
+        steps = [finisher.start]
+    else:
+        steps = _after_the_first_student(root, args.assignment, ahead)
         steps[0]()
+    try:
+        return _graded(args, root, cluster, workers, finisher, steps, ahead)
+    finally:
+        if finisher is not None:
+            finisher.stop()
+
+
+def _graded(args, root: Path, cluster, workers, finisher, steps, ahead) -> int:
+    from course.grading.cycle import run_cycle, summary
+
     try:
         cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
                           students=args.students or None, cluster=cluster,
-                          workers=workers, meanwhile=steps if cluster is None else ())
+                          workers=workers, meanwhile=steps if cluster is None else (),
+                          finisher=finisher)
     except ImportError as error:
         if cluster is None:
             raise
@@ -123,9 +141,10 @@ def _grade(args, workers) -> int:
               file=sys.stderr)
         return 1
     except Exception as error:
-        from course.grading.batch.pool import GradingStopped
-
-        stopped = GradingStopped if cluster is None else ClusterError
+        if cluster is None:
+            from course.grading.batch.pool import GradingStopped as stopped
+        else:
+            from course.grading.cluster.client import ClusterError as stopped
         if not isinstance(error, stopped):
             raise
         print(f"error: {error}", file=sys.stderr)
@@ -134,7 +153,7 @@ def _grade(args, workers) -> int:
     print(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
           f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
           f"log: {cycle.log.relative_to(root)}")
-    return report(args, ahead[0] if ahead else None) or (1 if cycle.problems else 0)
+    return report(args, ahead[0] if ahead else None, finisher) or (1 if cycle.problems else 0)
 
 
 def export_again(args) -> int:
@@ -150,17 +169,21 @@ def export_again(args) -> int:
     return 1 if problems else 0
 
 
-def report(args, ahead: Ahead | None = None) -> int:
-    from course.grading.report.after_batch import report_assignment
-
+def report(args, ahead: Ahead | None = None, finisher=None) -> int:
     root = args.course.resolve()
     if not (root / "exports" / f"{args.assignment}-grades.csv").is_file():
         print(f"no grades for {args.assignment} yet: run `python -m course grade "
               f"{args.assignment}` first", file=sys.stderr)
         return 1
-    page, canvas = report_assignment(root, args.assignment, roster=args.roster,
-                                     canvas_ids=dict(args.canvas_id or []), ahead=ahead,
-                                     autograded_part=args.autograded_part)
+    made = finisher.report(args.roster, dict(args.canvas_id or []),
+                           args.autograded_part) if finisher is not None else None
+    if made is None:
+        from course.grading.report.after_batch import report_assignment
+
+        made = report_assignment(root, args.assignment, roster=args.roster,
+                                 canvas_ids=dict(args.canvas_id or []), ahead=ahead,
+                                 autograded_part=args.autograded_part)
+    page, canvas = made
     print(f"instructor page: {page.relative_to(root)}; Canvas import: {canvas.relative_to(root)}")
     return 0
 

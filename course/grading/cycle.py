@@ -32,11 +32,13 @@ class Cycle:
 
 def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | None = None,
               budget: float = 600, progress=print, cluster=None, workers=None,
-              meanwhile=()) -> Cycle:
+              meanwhile=(), finisher=None) -> Cycle:
     """Grade ``assignment`` in the course at ``root`` (feedback as each student is graded);
     library output goes to its run log. With ``cluster`` (``cluster.client.Cluster``), the
     grading is done on that Dask cluster, each result recorded as it comes. ``workers`` and
-    ``meanwhile`` go to ``batch.pool.grade`` (workers started early, with ``feedback``)."""
+    ``meanwhile`` go to ``batch.pool.grade`` (workers started early, with ``feedback``); a
+    ``finisher`` (``batch.finisher``) records and exports the outcomes, or if it cannot, this
+    process does."""
     problems: list[str] = []
     if cluster is not None:
         from course.grading.cluster.client import grade as grade_on_cluster
@@ -47,14 +49,22 @@ def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | 
         outcomes = grade(assignment, root, jobs=jobs, students=students, budget=budget,
                          progress=progress, feedback=True, problems=problems,
                          workers=workers, meanwhile=meanwhile)
+    exported = finisher.export(outcomes) if finisher is not None and cluster is None else None
+    grades_csv, tasks_csv = exported or export_outcomes(
+        root, assignment, outcomes if cluster is None else None)
+    return Cycle(outcomes, grades_csv, tasks_csv, run_log(root, assignment), problems)
+
+
+def export_outcomes(root: Path, assignment: str, outcomes: list[Outcome] | None) -> tuple[Path, Path]:
+    """``outcomes`` recorded in the gradebook (None: they are, as a cluster's are); the grades
+    and per-task CSVs of every student it has an outcome for, written. Returns both CSVs."""
     url = after_grading(root)
     from course.grading.exports.per_task import export
     from course.grading.gradebook.record import record, recorded
 
-    if cluster is None:
+    if outcomes is not None:
         record(url, outcomes)
-    grades_csv, tasks_csv = export(root, assignment, recorded(url, assignment), url)
-    return Cycle(outcomes, grades_csv, tasks_csv, run_log(root, assignment), problems)
+    return export(root, assignment, recorded(url, assignment), url)
 
 
 def after_grading(root: Path) -> str:
@@ -72,8 +82,6 @@ def export_class(root: Path, assignment: str) -> tuple[Path, Path, Path, list[st
     the two CSVs, the run log and the problems a TA must hear about."""
     from course.grading.batch.student import write_feedback
     from course.grading.course_dir import nbgrader_api
-    from course.grading.exports.per_task import export
-    from course.grading.gradebook.record import recorded
     from course.grading.gradebook.shared import prepare
 
     url = db_url(root)
@@ -82,7 +90,7 @@ def export_class(root: Path, assignment: str) -> tuple[Path, Path, Path, list[st
     with output_to(log):
         problem = write_feedback(nbgrader_api(root), root, assignment)
     problems = [problem] if problem else []
-    grades_csv, tasks_csv = export(root, assignment, recorded(url, assignment), url)
+    grades_csv, tasks_csv = export_outcomes(root, assignment, None)
     return grades_csv, tasks_csv, log, problems
 
 
