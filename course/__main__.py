@@ -18,6 +18,7 @@ import os
 import sys
 from pathlib import Path
 
+from course.grading.batch.workers import MAX_JOBS, default_jobs
 from course.grading.course_dir import ROOT
 from course.grading.settings import CourseSettings
 # The rest is imported by the command that needs it: a grading run starts its workers (each
@@ -208,14 +209,6 @@ def _report_options(parser) -> None:
                              "grading (default: an empty cell until a TA has graded)")
 
 
-MAX_JOBS = 8  # each worker and its kernel hold a few hundred MB
-
-
-def default_jobs() -> int:
-    """One grading worker per core: grading is bound by CPU (see README, "How fast")."""
-    return max(1, min(MAX_JOBS, os.cpu_count() or 1))
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m course", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -225,8 +218,8 @@ def main(argv=None) -> int:
     grading = commands.add_parser("grade", help="autograde every submission of an assignment")
     grading.add_argument("assignment")
     grading.add_argument("--jobs", type=int, default=default_jobs(),
-                         help=f"parallel workers (default: one per core, at most {MAX_JOBS}; "
-                              f"here {default_jobs()})")
+                         help=f"parallel workers (default: one per core and one more, at most "
+                              f"{MAX_JOBS}; here {default_jobs()})")
     grading.add_argument("--budget", type=float, default=600,
                          help="seconds one student may take in all (default 600)")
     grading.add_argument("--students", nargs="*", help="only these students")

@@ -1,12 +1,13 @@
 """Timings for the course, printed (never asserted).
 
-    python -m course.grading.dev.bench [--students 40] [--stall-runs 100] [--jobs 2] [--rounds 3]
+    python -m course.grading.dev.bench [--students 40] [--stall-runs 100] [--jobs N] [--rounds 3]
 
 * widget redraw of the packing explorer;
 * run-all of every instructor notebook in a fresh kernel;
 * token-chunker throughput (the instructor's ``chunk_by_tokens``);
 * a class of ``--students`` solved submissions graded by plain ``nbgrader autograde`` and by
-  ``python -m course grade --jobs N`` (the same course settings, separate scratch copies; as
+  ``python -m course grade`` (as a TA runs it, with the workers it starts by itself, or
+  ``--jobs N``; the same course settings, separate scratch copies; as
   root also with ``COURSE_WARM_KERNELS=0``, every kernel started cold in bubblewrap),
   each timed as the whole command a TA waits for, with its CPU use (``--rounds`` pairs in
   turn, and the median ratio: this shared machine's speed drifts by a third between runs);
@@ -41,6 +42,7 @@ import nbformat
 
 from course.grading.batch import pool as batch
 from course.grading.batch.attempts import attempts
+from course.grading.batch.workers import default_jobs
 from course.grading.dev import bench_graders
 from course.grading.dev import run_notebooks as notebook_runner
 from course.grading.dev.figures import PERFORMANCE, Figures
@@ -275,23 +277,26 @@ def _timed(argv: list[str], root: Path, **env: str) -> tuple[float, float]:
     return wall, _busy_seconds() - before
 
 
-def plain_vs_parallel(students: int, jobs: int) -> dict[str, tuple[float, float]]:
+def plain_vs_parallel(students: int, jobs: int | None) -> dict[str, tuple[float, float]]:
     """The whole commands a TA waits for, on two copies of one class, one after the other:
-    plain ``nbgrader autograde`` (grades only) and ``python -m course grade --jobs N``
-    (grades, feedback, CSVs, class report). Name -> (wall seconds, CPU seconds)."""
+    plain ``nbgrader autograde`` (grades only) and ``python -m course grade`` with ``jobs``
+    workers, or as many as it starts by itself (grades, feedback, CSVs, class report).
+    Name -> (wall seconds, CPU seconds)."""
     roots = [_class(students) for _ in range(3 if os.geteuid() == 0 else 2)]
-    course = lambda root: [str(BIN / "python"), "-m", "course", "grade", A1, "--jobs", str(jobs),
+    workers = ["--jobs", str(jobs)] if jobs else []
+    named = (f"python -m course grade {' '.join(workers)}" if jobs else
+             f"python -m course grade (its {default_jobs()} workers)")
+    course = lambda root: [str(BIN / "python"), "-m", "course", "grade", A1, *workers,
                            "--course", str(root)]
     try:
         timings = {
             "plain nbgrader autograde": _timed(
                 [str(BIN / "nbgrader"), "autograde", A1, "--create", "--force"], roots[0]),
-            f"python -m course grade --jobs {jobs}": _timed(course(roots[1]), roots[1]),
+            named: _timed(course(roots[1]), roots[1]),
         }
         if len(roots) > 2:  # a root grader forks warm kernels; this is the same, cold
-            timings[f"python -m course grade --jobs {jobs}, kernels cold "
-                    "(COURSE_WARM_KERNELS=0)"] = _timed(course(roots[2]), roots[2],
-                                                       COURSE_WARM_KERNELS="0")
+            timings[f"{named}, kernels cold (COURSE_WARM_KERNELS=0)"] = _timed(
+                course(roots[2]), roots[2], COURSE_WARM_KERNELS="0")
         return timings
     finally:
         for root in roots:
@@ -508,7 +513,9 @@ def main(argv=None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--stall-runs", type=int, default=100)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="workers of the course's command (default: as many as it starts "
+                             f"by itself, here {default_jobs()})")
     parser.add_argument("--student-wheel-only", action="store_true")
     parser.add_argument("--judge-only", action="store_true",
                         help="only what the judge's sandbox costs per student")
@@ -523,6 +530,7 @@ def main(argv=None) -> None:
     parser.add_argument("--cluster", action="store_true",
                         help="only the local command against a Dask cluster of this machine")
     args = parser.parse_args(argv)
+    jobs = args.jobs or default_jobs()  # for the widget notebooks' stall count
     figures = Figures(argv=argv)
     if args.cluster:
         _cluster_figures(figures, args.students)
@@ -533,7 +541,7 @@ def main(argv=None) -> None:
     elif args.grading_only:
         _grading_figures(figures, args.students, args.jobs, args.rounds)
         if args.stall_runs:
-            _stall_figures(figures, args.stall_runs, args.jobs)
+            _stall_figures(figures, args.stall_runs, jobs)
     elif args.burner:
         _burner_figures(figures)
     else:
@@ -549,7 +557,7 @@ def main(argv=None) -> None:
         figures.add("similarity", "The similarity check",
                     f"similarity check, {args.students} submissions of {A1}: "
                     f"{similarity_seconds(args.students):.1f} s")
-        _stall_figures(figures, args.stall_runs, args.jobs)
+        _stall_figures(figures, args.stall_runs, jobs)
         _burner_figures(figures)
         _student_wheel_figures(figures)
     if not args.no_write:
