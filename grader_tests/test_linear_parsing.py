@@ -17,6 +17,7 @@ from course.grading.report.failures import notebook_failures, task_headings
 from course.grading.report.page import _similarity_section
 from course.grading.second_opinion.similarity import Ahead, Unfinished, _lines
 from course.grading.second_opinion.scan import Release, scan_notebook
+from course.grading.course_dir import ROOT as ROOT_FOR_READING
 
 QUADRATIC = 16  # what 4x the input costs a quadratic parser; a linear one stays near 4
 FACTOR = 12     # the bound: generous for a loaded machine, still well below quadratic
@@ -182,3 +183,26 @@ def test_the_reason_read_from_a_long_grading_log(text):
     _linear(reason, text, 50_000)
     _linear(gradebook_busy, text, 50_000)
     assert reason("Traceback\n  x\nmodule.ValueError: bad size\n") == "ValueError: bad size"
+
+
+def test_a_class_readers_quick_read_is_nbformats_read_without_its_schema_check(tmp_path):
+    from course.grading.course_dir import A1, notebooks
+    from course.grading.submissions import read_quickly
+
+    release = notebooks(ROOT_FOR_READING, A1, "release")[0]
+    assert read_quickly(release) == nbformat.read(release, as_version=4)
+    old = tmp_path / "old.ipynb"
+    nbformat.write(nbformat.v3.new_notebook(worksheets=[nbformat.v3.new_worksheet(cells=[
+        nbformat.v3.new_code_cell(input="x = 1")])]), old, version=3)
+    without_ids = lambda nb: [{k: v for k, v in c.items() if k != "id"} for c in nb.cells]
+    assert without_ids(read_quickly(old)) == without_ids(nbformat.read(old, as_version=4))
+    assert read_quickly(old).cells[0].source == "x = 1"  # converted (a new id each time)
+    odd = tmp_path / "odd.ipynb"  # past what either reader can take: both refuse it alike
+    for text in ('{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": "no list"}',
+                 "not json"):
+        odd.write_text(text)
+        with pytest.raises(Exception) as quick:
+            read_quickly(odd)
+        with pytest.raises(Exception) as full:
+            nbformat.read(odd, as_version=4)
+        assert type(quick.value) is type(full.value)

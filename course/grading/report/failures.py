@@ -14,9 +14,8 @@ course's checks put the case and the rule (a longer text is a received value quo
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
 
-from course.grading.submissions import grade_id, is_test_cell
+from course.grading.submissions import grade_id, is_test_cell, read_quickly
 from course.lessons._kit import failed_case
 
 ERROR_TEXT = failed_case.PARSED_CHARACTERS
@@ -74,5 +73,6 @@ def student_failures(root: Path, assignment: str, student: str) -> list[Failure]
     """The failures in ``autograded/<student>/<assignment>/*.ipynb`` (none if not graded)."""
     failures = []
     for path in sorted((root / "autograded" / student / assignment).glob("*.ipynb")):
-        failures += notebook_failures(nbformat.read(path, as_version=4))
+        failures += notebook_failures(read_quickly(path))
     return failures
+

@@ -19,7 +19,7 @@ import nbformat
 
 from course.grading.course_dir import notebooks
 from course.grading.logs import output_to, run_log
-from course.grading.submissions import grade_id, is_answer
+from course.grading.submissions import grade_id, is_answer, read_quickly
 
 NOISE, GUARANTEE = 25, 30  # copydetect's defaults: k-gram length and the match it never misses
 LIMIT = 600  # seconds the check may take for a class, from its start
@@ -61,7 +61,7 @@ def release_code(root: Path, assignment: str) -> str:
 
 def _answers(root: Path, assignment: str, student: str) -> str | None:
     try:
-        return "\n".join(answer_code(nbformat.read(path, as_version=4)) for path in
+        return "\n".join(answer_code(read_quickly(path)) for path in
                          sorted((root / "submitted" / student / assignment).glob("*.ipynb")))
     except Exception:  # an unreadable notebook has no answers to compare
         return None
