@@ -46,7 +46,8 @@ def _start_workers(args):
     from course.grading.batch.workers import Workers
 
     students = args.students or _submitted(args)
-    return Workers.started(min(args.jobs, len(students)), args.course.resolve(), feedback=True)
+    return Workers.started(min(args.jobs, len(students)), args.course.resolve(), feedback=True,
+                           assignment=args.assignment)
 
 
 def _submitted(args) -> list[str]:

@@ -19,7 +19,8 @@ PRELOAD = ("course.grading.batch.student", "course.grading.config",
            "course.grading.judge.sandbox", "course.grading.second_opinion.scan",
            "course.grading.second_opinion.similarity",  # the finisher's (batch.finisher)
            "nbgrader.apps.api", "nbgrader.converters.autograde",
-           "nbgrader.converters.generate_feedback", "nbclient", "jupyter_client.blocking")
+           "nbgrader.converters.generate_feedback", "nbclient", "jupyter_client.blocking",
+           "course.grading.batch.warm")  # last: a worker's first student, done once here
 
 
 MAX_JOBS = 8  # each worker and its kernel hold a few hundred MB
@@ -89,20 +90,26 @@ class Workers:
 
     @classmethod
     def started(cls, count: int, root: Path, settings: dict | None = None,
-                feedback: bool = False) -> "Workers":
+                feedback: bool = False, assignment: str | None = None) -> "Workers":
         """``count`` workers, started now. Their warm templates are forked from one warm
         ``template.Mother``, started first, here: it warms up while the fork server loads what
         the workers need, then forks a template for each worker, which takes it over. A worker
         started later (in place of one that died) begins its own."""
         from multiprocessing import forkserver
 
+        from course.grading.batch.warm import WARM_FOR
         from course.grading.sandbox.template import Mother, wanted
 
         workers = cls(root, settings, feedback)
         if wanted() and count:
             workers._mother = Mother(Path(root))
             workers._spare = workers._mother.templates(count)
-        forkserver.ensure_running()  # it loads PRELOAD while the mother warms up
+        if assignment:  # read by the fork server as it starts (none is running yet)
+            os.environ[WARM_FOR] = f"{Path(root).resolve()}\n{assignment}"
+        try:
+            forkserver.ensure_running()  # it loads PRELOAD while the mother warms up
+        finally:
+            os.environ.pop(WARM_FOR, None)
         for _ in range(count):
             workers.start()
         return workers
