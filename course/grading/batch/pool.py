@@ -53,7 +53,7 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
     students = list(students or submitted_students(root, assignment))
     own = workers is None
     if own:
-        workers = Workers.started(min(jobs, len(students)), root, settings, feedback)
+        workers = Workers.started(min(jobs, len(students)), root, settings, feedback, assignment)
         # they load nbgrader while the gradebook is prepared
     elif workers.args != (str(root), settings, feedback):
         raise ValueError(f"workers started for {workers.args}, not for {(str(root), settings, feedback)}")
