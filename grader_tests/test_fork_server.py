@@ -4,7 +4,7 @@ import json
 import os
 import subprocess
 
-from course.grading.batch.warm import WARM_FOR
+from course.grading.batch.warm import COURSE_WARM_FOR
 from course.grading.batch.workers import PRELOAD
 from course.grading.course_dir import A1, BIN, ROOT
 
@@ -19,9 +19,9 @@ print(json.dumps({{"markdown": len(export._MARKDOWN), "highlighted": len(export.
 
 
 def _preloaded(warm_for: str | None) -> dict:
-    env = {k: v for k, v in os.environ.items() if k != WARM_FOR}
+    env = {k: v for k, v in os.environ.items() if k != COURSE_WARM_FOR}
     if warm_for is not None:
-        env[WARM_FOR] = warm_for
+        env[COURSE_WARM_FOR] = warm_for
     done = subprocess.run([str(BIN / "python"), "-c", PROBE.format(preload=list(PRELOAD))],
                           env=env, capture_output=True, text=True, timeout=120, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -60,6 +60,13 @@ def course_config(root: Path = ROOT):
     return copy.deepcopy(_LOADED[path][1])
 
 
+def forget_course_configs() -> None:
+    """Load each course's ``nbgrader_config.py`` afresh when next asked: it is Python, and what
+    it does as it loads (set ``JUPYTER_PATH``, say) must happen in the process that asks, with
+    that process's environment (a worker forked from a fork server that loaded it already)."""
+    _LOADED.clear()
+
+
 def course_settings(root: Path = ROOT):
     """The course's ``CourseSettings`` as ``root/nbgrader_config.py`` resolved them."""
     from course.grading.settings import CourseSettings

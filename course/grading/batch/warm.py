@@ -4,7 +4,7 @@ done: the course's settings loaded, the feedback page of the assignment's releas
 templates compiled, the lessons' markdown and code rendered into the page's caches), nbformat's
 schema compiled and nbgrader's gradebook mappers configured.
 
-The course and assignment come from ``WARM_FOR`` in the fork server's environment (set by
+The course and assignment come from ``COURSE_WARM_FOR`` in the fork server's environment (set by
 ``Workers.started`` only while it starts the fork server). Nothing here opens a gradebook,
 starts a thread or reads a student's work; a warm-up that fails leaves the worker to do it on
 its first student, as before.
@@ -13,7 +13,7 @@ import logging
 import os
 from pathlib import Path
 
-WARM_FOR = "COURSE_WARM_FOR"  # "<course root>\n<assignment>"
+COURSE_WARM_FOR = "COURSE_WARM_FOR"  # "<course root>\n<assignment>"; not a setting
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +41,9 @@ def warm(root: Path, assignment: str) -> None:
     configure_mappers()
 
 
-if os.environ.get(WARM_FOR):
+if os.environ.get(COURSE_WARM_FOR):
     try:
-        _root, _assignment = os.environ[WARM_FOR].split("\n", 1)
+        _root, _assignment = os.environ[COURSE_WARM_FOR].split("\n", 1)
         warm(Path(_root), _assignment)
     except (Exception, SystemExit) as error:  # the fork server must start whatever happens
         log.debug("the workers' warm-up failed: %s", error)

@@ -48,7 +48,10 @@ def _serve(tasks, results, root: str, settings: dict | None, feedback: bool,
     os.environ.clear()
     os.environ.update(environment)
     os.chdir(folder)
+    from course.grading.course_dir import forget_course_configs
     from course.grading.sandbox.template import WORKER, begin_early
+
+    forget_course_configs()  # the fork server's warm-up loaded it, in the fork server's env
 
     if template:
         WORKER.adopt(*template)
@@ -97,7 +100,7 @@ class Workers:
         started later (in place of one that died) begins its own."""
         from multiprocessing import forkserver
 
-        from course.grading.batch.warm import WARM_FOR
+        from course.grading.batch.warm import COURSE_WARM_FOR
         from course.grading.sandbox.template import Mother, wanted
 
         workers = cls(root, settings, feedback)
@@ -105,11 +108,11 @@ class Workers:
             workers._mother = Mother(Path(root))
             workers._spare = workers._mother.templates(count)
         if assignment:  # read by the fork server as it starts (none is running yet)
-            os.environ[WARM_FOR] = f"{Path(root).resolve()}\n{assignment}"
+            os.environ[COURSE_WARM_FOR] = f"{Path(root).resolve()}\n{assignment}"
         try:
             forkserver.ensure_running()  # it loads PRELOAD while the mother warms up
         finally:
-            os.environ.pop(WARM_FOR, None)
+            os.environ.pop(COURSE_WARM_FOR, None)
         for _ in range(count):
             workers.start()
         return workers
