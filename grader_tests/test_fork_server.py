@@ -4,8 +4,7 @@ import json
 import os
 import subprocess
 
-from course.grading.batch.warm import COURSE_WARM_FOR
-from course.grading.batch.workers import PRELOAD
+from course.grading.batch.workers import COURSE_WARM_FOR, PRELOAD
 from course.grading.course_dir import A1, BIN, ROOT
 
 PROBE = """

@@ -13,7 +13,7 @@ import logging
 import os
 from pathlib import Path
 
-COURSE_WARM_FOR = "COURSE_WARM_FOR"  # "<course root>\n<assignment>"; not a setting
+from course.grading.batch.workers import COURSE_WARM_FOR
 
 log = logging.getLogger(__name__)
 

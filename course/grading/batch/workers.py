@@ -23,6 +23,9 @@ PRELOAD = ("course.grading.batch.student", "course.grading.config",
            "course.grading.batch.warm")  # last: a worker's first student, done once here
 
 
+# "<course root>\n<assignment>": what the fork server warms its workers up for (``batch.warm``),
+# in its environment only while it starts. Not a setting.
+COURSE_WARM_FOR = "COURSE_WARM_FOR"
 MAX_JOBS = 8  # each worker and its kernel hold a few hundred MB
 
 
@@ -52,7 +55,6 @@ def _serve(tasks, results, root: str, settings: dict | None, feedback: bool,
     from course.grading.sandbox.template import WORKER, begin_early
 
     forget_course_configs()  # the fork server's warm-up loaded it, in the fork server's env
-
     if template:
         WORKER.adopt(*template)
     else:
@@ -96,11 +98,11 @@ class Workers:
                 feedback: bool = False, assignment: str | None = None) -> "Workers":
         """``count`` workers, started now. Their warm templates are forked from one warm
         ``template.Mother``, started first, here: it warms up while the fork server loads what
-        the workers need, then forks a template for each worker, which takes it over. A worker
-        started later (in place of one that died) begins its own."""
+        the workers need (and, told the ``assignment`` they will grade, does what their first
+        student would: ``batch.warm``), then forks a template for each worker, which takes it
+        over. A worker started later (in place of one that died) begins its own."""
         from multiprocessing import forkserver
 
-        from course.grading.batch.warm import COURSE_WARM_FOR
         from course.grading.sandbox.template import Mother, wanted
 
         workers = cls(root, settings, feedback)
