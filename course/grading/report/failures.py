@@ -14,7 +14,6 @@ course's checks put the case and the rule (a longer text is a received value quo
 from dataclasses import dataclass
 from pathlib import Path
 
-
 from course.grading.submissions import grade_id, is_test_cell, read_quickly
 from course.lessons._kit import failed_case
 
@@ -75,4 +74,3 @@ def student_failures(root: Path, assignment: str, student: str) -> list[Failure]
     for path in sorted((root / "autograded" / student / assignment).glob("*.ipynb")):
         failures += notebook_failures(read_quickly(path))
     return failures
-
