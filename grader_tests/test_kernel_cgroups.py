@@ -177,7 +177,14 @@ def test_kernels_running_at_once_are_pinned_apart():
     if not cgroups.pinning():
         pytest.skip("no cgroup v1 cpuset hierarchy here")
     groups = [cgroups.Group(f"kernel-pin-test-{os.getpid()}-{n}") for n in range(3)]
+    # Empty groups a killed grader left on one CPU, long ago: debris, not kernels.
+    debris = [cgroups.Group(f"kernel-pin-debris-{os.getpid()}-{n}") for n in range(2)]
     try:
+        for group in debris:
+            group.create()
+            folder = group.folders["cpuset"]
+            (folder / "cpuset.cpus").write_text("0")
+            os.utime(folder, (time.time() - 3600, time.time() - 3600))
         for group in groups:
             group.create()
         chosen = [cgroups.cpu_list((g.folders["cpuset"] / "cpuset.cpus").read_text()) for g in groups]
@@ -186,9 +193,9 @@ def test_kernels_running_at_once_are_pinned_apart():
         if len(allowed) >= 2:
             assert chosen[0] != chosen[1], chosen
     finally:
-        for group in groups:
+        for group in groups + debris:
             group.remove()
-    assert not any(folder.exists() for g in groups for folder in g.folders.values())
+    assert not any(folder.exists() for g in groups + debris for folder in g.folders.values())
 
 
 @pytest.mark.parametrize("student", HOGS)

@@ -27,6 +27,7 @@ HIERARCHIES = Path("/sys/fs/cgroup")
 CONTROLLERS = ("cpu", "cpuacct", "memory", "pids")
 FOLDER = "course-kernels"
 PERIOD_US = 100_000
+JOIN_SECONDS = 10  # a kernel joins the group made for it well within this
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def _pin(folder: Path, cpus: float) -> None:
         load = {cpu: 0 for cpu in cpu_list((parent / "cpuset.cpus").read_text())}
         for sibling in parent.iterdir():
             try:  # ``folder`` itself holds no CPU yet
-                taken = cpu_list((sibling / "cpuset.cpus").read_text())
+                taken = [] if _debris(sibling) else cpu_list((sibling / "cpuset.cpus").read_text())
             except OSError:  # not a group, or one being removed
                 taken = []
             for cpu in taken:
@@ -178,6 +179,14 @@ def _pin(folder: Path, cpus: float) -> None:
         (folder / "cpuset.cpus").write_text(",".join(map(str, sorted(chosen))))
     finally:
         os.close(lock)
+
+
+def _debris(group: Path) -> bool:
+    """Whether ``group`` is an empty group left by a grader killed before it removed it (no
+    process, older than ``JOIN_SECONDS``), not a kernel's: a group just made is empty until its
+    kernel joins it, and must count."""
+    return (time.time() - group.stat().st_mtime > JOIN_SECONDS
+            and not (group / "cgroup.procs").read_text().split())
 
 
 def _write(path: Path, value: int) -> None:
