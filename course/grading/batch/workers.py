@@ -10,6 +10,7 @@ process's, as they are when it starts.
 """
 import multiprocessing as mp
 import os
+import secrets
 from pathlib import Path
 
 # What a worker imports before and while grading its first student: loaded once, in the fork
@@ -44,7 +45,8 @@ def _context():
 
 
 def _serve(tasks, results, root: str, settings: dict | None, feedback: bool,
-           environment: dict, folder: str, template: tuple[str, int] | None) -> None:
+           environment: dict, folder: str, template: tuple[str, int] | None,
+           batch: str) -> None:
     """A worker process's whole life: the environment and folder of the process that started
     it; the warm template that process began for it (``template``), or else its own, begun
     first of all; then ``student``'s loop."""
@@ -61,7 +63,7 @@ def _serve(tasks, results, root: str, settings: dict | None, feedback: bool,
         begin_early(Path(root))
     from course.grading.batch.student import _worker
 
-    _worker(tasks, results, root, settings, feedback)
+    _worker(tasks, results, root, settings, feedback, batch)
 
 
 def kill_tree(pid: int) -> None:
@@ -86,6 +88,7 @@ class Workers:
     def __init__(self, root: Path, settings: dict | None = None, feedback: bool = False):
         self._ctx = _context()
         self.args = str(root), settings, feedback
+        self.batch = secrets.token_hex(8)  # names this batch to its workers (``prepare_once``)
         self.tasks, self.results = self._ctx.Queue(), self._ctx.Queue()
         self.processes: dict[int, mp.Process] = {}
         self._stopping = False
@@ -96,25 +99,27 @@ class Workers:
     @classmethod
     def started(cls, count: int, root: Path, settings: dict | None = None,
                 feedback: bool = False, assignment: str | None = None) -> "Workers":
-        """``count`` workers, started now. Their warm templates are forked from one warm
-        ``template.Mother``, started first, here: it warms up while the fork server loads what
-        the workers need (and, told the ``assignment`` they will grade, does what their first
-        student would: ``batch.warm``), then forks a template for each worker, which takes it
-        over. A worker started later (in place of one that died) begins its own."""
+        """``count`` workers, started now. The fork server starts first, here: it has the
+        more to load (what the workers need and, told the ``assignment`` they will grade, what
+        their first student would do: ``batch.warm``), and started second it was still alone
+        at it for 0.25 s after the mother was done. Their warm templates are forked from one
+        warm ``template.Mother``, which warms up meanwhile, then forks a template for each
+        worker, which takes it over. A worker started later (in place of one that died) begins
+        its own."""
         from multiprocessing import forkserver
 
         from course.grading.sandbox.template import Mother, wanted
 
         workers = cls(root, settings, feedback)
-        if wanted() and count:
-            workers._mother = Mother(Path(root))
-            workers._spare = workers._mother.templates(count)
         if assignment:  # read by the fork server as it starts (none is running yet)
             os.environ[COURSE_WARM_FOR] = f"{Path(root).resolve()}\n{assignment}"
         try:
             forkserver.ensure_running()  # it loads PRELOAD while the mother warms up
         finally:
             os.environ.pop(COURSE_WARM_FOR, None)
+        if wanted() and count:
+            workers._mother = Mother(Path(root))
+            workers._spare = workers._mother.templates(count)
         for _ in range(count):
             workers.start()
         return workers
@@ -133,7 +138,7 @@ class Workers:
         process = self._ctx.Process(
             target=_serve, daemon=True,
             args=(self.tasks, self.results, *self.args, dict(os.environ), os.getcwd(),
-                  template.handed_over() if template else None))
+                  template.handed_over() if template else None, self.batch))
         process.start()
         self.processes[process.pid] = process
         if template:
