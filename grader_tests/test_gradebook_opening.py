@@ -34,7 +34,7 @@ def _tables_checked(monkeypatch) -> list:
     return calls
 
 
-def test_tables_are_checked_once_and_the_course_row_every_time(cheap, monkeypatch):
+def test_tables_are_checked_once_and_the_course_row_at_every_opening(cheap, monkeypatch):
     checked = _tables_checked(monkeypatch)
     for course in ("a-course", "a-course", "another-course"):
         with Gradebook(cheap, course) as gradebook:
@@ -65,3 +65,21 @@ def test_connections_are_kept_for_one_student_only(cheap):
         with Gradebook(cheap, "a-course") as second:
             assert second.find_student("s1").id == "s1"
     assert first.engine.pool.checkedin() == 0  # none held between students
+
+
+def test_the_course_row_is_checked_once_per_student(cheap, monkeypatch):
+    with Gradebook(cheap, "a-course"):
+        pass
+    checks = []
+    original = Gradebook.check_course
+    monkeypatch.setattr(Gradebook, "check_course",
+                        lambda self, *a, **k: checks.append(1) or original(self, *a, **k))
+    for _ in range(2):  # two students
+        with opening.connections_kept():
+            for _ in range(3):
+                with Gradebook(cheap, "a-course") as gradebook:
+                    assert gradebook.course_id == "a-course"
+    assert len(checks) == 2, "once at each student's first opening"
+    with Gradebook(cheap, "a-course"), Gradebook(cheap, "a-course"):
+        pass
+    assert len(checks) == 4, "outside a student's grading, at every opening"

@@ -6,8 +6,9 @@ checks the course's row, on a fresh connection, and its ``close`` empties the en
 has made (or found) is not checked for them again: later openings only check the course's
 row, as nbgrader does (in a session of a kind made once per engine), and fall back to
 nbgrader's whole opening if that fails (the file was replaced, say). Inside
-``connections_kept()`` (one student) a close leaves the connection pooled; at its end the
-pools are emptied, so no connection is held between students.
+``connections_kept()`` (one student) the course's row is checked at the first opening only,
+and a close leaves the connection pooled; at its end the pools are emptied, so no connection
+is held between students, and the next student's first opening checks the row again.
 """
 import contextlib
 import threading
@@ -15,7 +16,8 @@ import threading
 _READY: set[tuple[str, str]] = set()   # (URL, course id) opened in full once in this process
 _SESSIONS: dict[object, object] = {}   # a sessionmaker (it makes a Session class) per engine
 _LOCK = threading.Lock()
-_kept = {"depth": 0, "engines": {}}    # inside connections_kept: engines to empty at its end
+# inside connections_kept: engines to empty at its end, and the (URL, course) rows checked
+_kept = {"depth": 0, "engines": {}, "checked": set()}
 
 
 def open_cheaply() -> None:
@@ -42,7 +44,11 @@ def open_cheaply() -> None:
                         autoflush=True, bind=self.engine, future=True)
             self.db = nbgrader_api.scoped_session(_SESSIONS[self.engine])
             try:
-                self.check_course(course_id=course_id)
+                if key not in _kept["checked"]:
+                    self.check_course(course_id=course_id)
+                    with _LOCK:
+                        if _kept["depth"]:
+                            _kept["checked"].add(key)
             except Exception:  # not the gradebook it was: nbgrader's own opening, in full
                 self.db.remove()
                 with _LOCK:
@@ -81,5 +87,7 @@ def connections_kept():
             engines = list(_kept["engines"].values()) if not _kept["depth"] else []
             if engines:
                 _kept["engines"].clear()
+            if not _kept["depth"]:
+                _kept["checked"].clear()
         for engine in engines:
             engine.dispose()
