@@ -60,7 +60,7 @@ def _after_the_first_student(root: Path, assignment: str, ahead: list) -> list:
     """What a command grading on a cluster needs after grading, as steps its main thread
     takes while the class is graded: the report's similarity check (a process of its own,
     into ``ahead``); the course's settings (nbgrader loads) and the modules that record and
-    export grades; the report's modules (matplotlib) and what they compile on first use. A
+    export grades; the report's modules and what they compile on first use. A
     step that fails is left for what needs it to meet and say at its own time: it must not
     stop the grading. (A local command hands all of it to its finisher.)"""
     def similarity():

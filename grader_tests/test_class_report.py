@@ -1,8 +1,6 @@
 """After a batch: the instructor's page, each student's feedback summary, the Canvas import and
 the grading logs, on a small class of assignment 1 graded by the real batch grader."""
-import base64
 import csv
-import io
 import re
 
 import pytest
@@ -37,13 +35,6 @@ def _rows(html: str) -> list[list[str]]:
             for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)]
 
 
-def _png_sizes(html: str) -> list[tuple[int, int]]:
-    from PIL import Image
-
-    return [Image.open(io.BytesIO(base64.b64decode(data))).size
-            for data in re.findall(r'src="data:image/png;base64,([^"]+)"', html)]
-
-
 def test_every_outcome_is_as_expected(graded):
     status = {o.student_id: (o.status, o.score) for o in graded[1]}
     assert status == {"reference": ("graded", 40), "blank": ("graded", 0),
@@ -52,9 +43,15 @@ def test_every_outcome_is_as_expected(graded):
                       "own-work": ("graded", 40), "strips": ("graded", 36)}
 
 
-def test_page_plots_the_scores_and_points_per_task(page):
-    sizes = _png_sizes(page)
-    assert len(sizes) == 2 and all(w > 100 and h > 100 for w, h in sizes)
+def test_page_charts_the_scores_and_points_per_task(page):
+    assert page.count('<figure class="chart"') == 2 and "data:image" not in page
+    bands = dict(re.findall(r'title="([^"]+): (\d+) students"', _section(page, "Score distribution")))
+    assert len(bands) == 10 and {band: n for band, n in bands.items() if n != "0"} == \
+        {"0–4": "1", "24–28": "1", "36–40": "4"}, "6 graded: 0, 24, 36, 37, 40 and 40 of 40"
+    bars = _section(page, "Points per task").split("</figure>")[0]
+    earned = re.findall(r'<td class="n">([\d.]+) / ([\d.]+)</td>', bars)
+    assert earned and sum(float(most) for _, most in earned) == 40
+    assert all(0 <= float(e) <= float(m) for e, m in earned)
     tasks = _rows(_section(page, "Points per task"))
     by_cell = {row[0]: row for row in tasks[1:]}
     assert by_cell["test_chunk_sizes"][4] == "4/6", "6 graded students; blank and partly-done fail it"
@@ -250,3 +247,18 @@ def test_the_reports_time_limit_is_not_swallowed_by_the_code_it_interrupts(grade
         assert "did not finish within 0.05 s" in page.read_text()
     finally:
         class_report.report_assignment(graded[0], A1)  # the real page, for any test after this one
+
+
+@pytest.mark.parametrize("max_score", [1, 3, 7.5, 10, 37, 40, 100])
+def test_the_histograms_bands_count_as_numpys_do(max_score):
+    import numpy
+
+    from course.grading.report.plots import bins
+
+    rng = numpy.random.default_rng(int(max_score * 10))
+    scores = [float(s) for s in rng.integers(0, int(max_score * 4) + 1, 200) / 4 if s <= max_score]
+    scores += [0.0, float(max_score), max_score / 2]
+    bands = bins(scores, max_score)
+    counts, edges = numpy.histogram(scores, bins=len(bands), range=(0, max_score))
+    assert [n for _, _, n in bands] == counts.tolist()
+    assert [low for low, _, _ in bands] == pytest.approx(edges[:-1].tolist())

@@ -3,9 +3,8 @@ the workers' fork server: recording the outcomes, the CSVs, the instructor's pag
 
 The fork server has loaded nbgrader and the course's grading modules, so the command itself
 never loads them (half a CPU-second), and the similarity check is forked from this process
-once it has loaded what the check and the page share (matplotlib, under copydetect): one
-import where there were two. Started once the first student is done, it loads the rest while
-the class is graded, then waits for the command's requests. A request it cannot answer (it
+once it has loaded copydetect. Started once the first student is done, it loads the rest and
+reads the gradebook once while the class is graded, then waits for the command's requests. A request it cannot answer (it
 died, or what it ran failed) comes back as None: the command then does that part itself, so
 the grades are never lost to it.
 """
@@ -83,7 +82,7 @@ def _serve(conn, root: str, assignment: str, students: list[str], environment: d
     root_path = Path(root)
     ahead = None
     try:
-        import copydetect  # noqa: F401  (loads matplotlib, which the page's plots use too)
+        import copydetect  # noqa: F401  (the check's, loaded before it is forked)
 
         from course.grading.second_opinion.similarity import Ahead
 

@@ -4,8 +4,8 @@ Where the class lost points (score histogram, points per task), which test cases
 rules tripped most students, who was not graded or is held for review and why, how long
 grading took, and which answers look alike. It reads what grading left on disk (exports/,
 autograded/, logs/, submitted/), so it can be rebuilt any time with ``python -m course report``.
-One self-contained HTML file (plots are base64 PNGs), linking each student's grading log and
-feedback; it holds student data, so reports/ stays out of git.
+One self-contained HTML file (its charts are HTML too: ``plots``), linking each student's
+grading log and feedback; it holds student data, so reports/ stays out of git.
 """
 import csv
 import os
@@ -25,7 +25,7 @@ from course.grading.report.failures import student_failures, task_headings
 from course.grading.feedback.summary import heading_html, plain_heading
 from course.grading.logs import student_log
 from course.grading.outcome import Status
-from course.grading.report.plots import histogram, points_bars
+from course.grading.report.plots import STYLE as CHARTS, histogram, points_bars
 from course.grading.second_opinion.similarity import Ahead, Unfinished
 from course.grading.submissions import grade_id, is_test_cell
 
@@ -33,7 +33,7 @@ STYLE = """body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;
 color:#1d2733}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #d5dde6;
 padding:.25em .6em;vertical-align:top;text-align:left}th{background:#eef2f6}
 td.n{text-align:right}pre{margin:0;font-size:12px;white-space:pre-wrap}small{color:#5b6b7c}
-.pair td{width:50%}"""
+.pair td{width:50%}""" + CHARTS
 
 
 def report_path(root: Path, assignment: str) -> Path:
