@@ -142,7 +142,7 @@ def _points_section(root, assignment, maxima) -> str:
         task[0] += m
         task[1] += maxima[g][0]
     return points_bars(list(tasks), [t[0] for t in tasks.values()], [t[1] for t in tasks.values()],
-                       f"mean points per task ({len(points)} graded)") + "\n" + _table(
+                       f"mean points per task ({len(points)} students with points)") + "\n" + _table(
         ["test cell", "task", "mean", "possible", "full marks"], [
             [escape(g), heading_html(maxima[g][1]), f"{m:.2f}", f"{maxima[g][0]:g}",
              f"{sum(points[s].get(g, 0) >= maxima[g][0] for s in points)}/{len(points)}"]
