@@ -4,9 +4,9 @@ the workers' fork server: recording the outcomes, the CSVs, the instructor's pag
 The fork server has loaded nbgrader and the course's grading modules, so the command itself
 never loads them (half a CPU-second), and the similarity check is forked from this process
 once it has loaded copydetect. Started once the first student is done, it loads the rest and
-reads the gradebook once while the class is graded, then waits for the command's requests. A request it cannot answer (it
-died, or what it ran failed) comes back as None: the command then does that part itself, so
-the grades are never lost to it.
+reads the gradebook once while the class is graded, then waits for the command's requests. A
+request it cannot answer (it died, or what it ran failed) comes back as None: the command then
+does that part itself, so the grades are never lost to it.
 """
 import multiprocessing as mp
 import os

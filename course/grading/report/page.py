@@ -141,8 +141,10 @@ def _points_section(root, assignment, maxima) -> str:
         task = tasks.setdefault(plain_heading(maxima[g][1]) or g, [0.0, 0.0])
         task[0] += m
         task[1] += maxima[g][0]
-    return points_bars(list(tasks), [t[0] for t in tasks.values()], [t[1] for t in tasks.values()],
-                       f"mean points per task ({len(points)} students with points)") + "\n" + _table(
+    chart = points_bars(list(tasks), [t[0] for t in tasks.values()],
+                        [t[1] for t in tasks.values()],
+                        f"mean points per task ({len(points)} students with points)")
+    return chart + "\n" + _table(
         ["test cell", "task", "mean", "possible", "full marks"], [
             [escape(g), heading_html(maxima[g][1]), f"{m:.2f}", f"{maxima[g][0]:g}",
              f"{sum(points[s].get(g, 0) >= maxima[g][0] for s in points)}/{len(points)}"]

@@ -53,7 +53,8 @@ def points_bars(labels: list[str], points: list[float], maxima: list[float], tit
     """A bar per task: points earned over the grey bar of points possible."""
     widest = max(maxima, default=0) or 1
     rows = "".join(
-        f'<tr><td>{escape(label)}</td><td class="track"><div style="width:{100 * most / widest:.1f}%">'
+        f'<tr><td>{escape(label)}</td>'
+        f'<td class="track"><div style="width:{100 * most / widest:.1f}%">'
         f'<i style="width:{100 * earned / most if most else 0:.1f}%"></i></div></td>'
         f'<td class="n">{earned:.1f} / {most:g}</td></tr>'
         for label, earned, most in zip(labels, points, maxima))
