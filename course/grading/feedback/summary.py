@@ -59,6 +59,15 @@ def _tasks(nb, pending=frozenset()) -> list[tuple[str, str, float, float, float]
     return [(heading, *values) for heading, values in tasks.items()]
 
 
+def bar_html(earned: float, possible: float, widest: float) -> str:
+    """One bar: ``earned`` in blue over the grey of ``possible``, as wide as ``possible`` is of
+    ``widest`` (the instructor's page draws its points per task with it too)."""
+    share = 100 * possible / (widest or 1)
+    inner = 100 * earned / possible if possible else 0
+    return (f'<div style="background:{GREY};width:{share:.1f}%">'
+            f'<div style="background:{BLUE};width:{inner:.1f}%;height:1em"></div></div>')
+
+
 def bars_html(tasks: list[tuple[str, str, float, float, float]]) -> str:
     """Points per task as HTML bars (earned over the grey of possible), each task a link to its
     cell: a table, not a picture, so it reads in any browser, screen reader included. A task
@@ -72,13 +81,10 @@ def bars_html(tasks: list[tuple[str, str, float, float, float]]) -> str:
                         f'<td style="width:40%"><i>awaits a TA\'s grading</i></td>'
                         f'<td style="padding-left:0.8em;white-space:nowrap">? / {possible:g}</td></tr>')
             continue
-        share = 100 * possible / widest
-        inner = 100 * earned / possible if possible else 0
         rows.append(
             f'<tr><td style="padding:0.1em 0.8em 0.1em 0"><a href="#{escape(gid)}">'
             f'{heading_html(heading, points=False)}</a></td>'
-            f'<td style="width:40%"><div style="background:{GREY};width:{share:.1f}%">'
-            f'<div style="background:{BLUE};width:{inner:.1f}%;height:1em"></div></div></td>'
+            f'<td style="width:40%">{bar_html(earned, possible, widest)}</td>'
             f'<td style="padding-left:0.8em;white-space:nowrap">{earned:g} / {possible:g}</td></tr>')
     return ('<table aria-label="points per task" style="width:100%;border-collapse:collapse">'
             + "".join(rows) + "</table>")

@@ -1,11 +1,12 @@
 """The instructor page's two charts as HTML, not pictures: the page opens from disk with nothing
 else, its numbers read in any browser (screen readers included), and drawing them costs
 nothing after the last student (matplotlib's two PNGs took 0.17 s there). The bars are the
-students' feedback bars (``feedback.summary.bars_html``): earned in blue over possible in grey.
+students' feedback bars (``feedback.summary.bar_html``): earned in blue over possible in grey.
 """
 from bisect import bisect_right
 from html import escape
 
+from course.grading.feedback.summary import bar_html
 from course.grading.report.colours import BLUE, GREY
 
 STYLE = f""".chart{{margin:.5em 0 1.5em;max-width:40em}}.chart figcaption{{font-weight:600;
@@ -16,7 +17,6 @@ background:{BLUE}}}.bins{{display:flex;gap:3px}}.bins span{{flex:1;text-align:ce
 font-size:11px;color:#5b6b7c}}.axis{{text-align:center;font-size:12px;color:#5b6b7c;margin:.2em 0}}
 .bars{{width:100%;margin:0}}.bars td{{border:0;padding:.15em .6em .15em 0;font-size:13px}}
 .bars td.n{{white-space:nowrap}}.bars .track{{width:50%}}
-.bars .track div{{background:{GREY}}}.bars .track i{{display:block;height:1em;background:{BLUE}}}
 .key{{font-size:12px;color:#5b6b7c}}.key b{{display:inline-block;width:.9em;height:.9em;
 vertical-align:-.1em;margin:0 .3em 0 .8em}}"""
 
@@ -43,19 +43,17 @@ def histogram(scores: list[float], max_score: float, title: str) -> str:
                       f'<i style="height:{100 * n / most * 0.85:.1f}%"></i></div>'
                       for low, high, n in bands)
     labels = "".join(f"<span>{low:g}–{high:g}</span>" for low, high, _ in bands)
-    return (f'<figure class="chart" role="img" aria-label="{escape(title)}">'
-            f"<figcaption>{escape(title)}</figcaption><div class=\"hist\">{columns}</div>"
+    return (f'<figure class="chart"><figcaption>{escape(title)}</figcaption>'
+            f'<div class="hist">{columns}</div>'
             f'<div class="bins">{labels}</div><p class="axis">score (students per band)</p>'
             "</figure>")
 
 
 def points_bars(labels: list[str], points: list[float], maxima: list[float], title: str) -> str:
     """A bar per task: points earned over the grey bar of points possible."""
-    widest = max(maxima, default=0) or 1
+    widest = max(maxima, default=0)
     rows = "".join(
-        f'<tr><td>{escape(label)}</td>'
-        f'<td class="track"><div style="width:{100 * most / widest:.1f}%">'
-        f'<i style="width:{100 * earned / most if most else 0:.1f}%"></i></div></td>'
+        f'<tr><td>{escape(label)}</td><td class="track">{bar_html(earned, most, widest)}</td>'
         f'<td class="n">{earned:.1f} / {most:g}</td></tr>'
         for label, earned, most in zip(labels, points, maxima))
     return (f'<figure class="chart"><figcaption>{escape(title)}</figcaption>'
