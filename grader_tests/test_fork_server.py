@@ -12,8 +12,10 @@ import importlib, json, sys
 for name in {preload!r}:
     importlib.import_module(name)
 from course.grading.feedback import export
+from course.grading.nbgrader_hooks.preprocessors import _SchemaOnce
 print(json.dumps({{"markdown": len(export._MARKDOWN), "highlighted": len(export._HIGHLIGHTED),
-                   "templates": len(export.TEMPLATES._code)}}))
+                   "templates": len(export.TEMPLATES._code),
+                   "cell check": _SchemaOnce._fast is not None}}))
 """
 
 
@@ -29,12 +31,14 @@ def _preloaded(warm_for: str | None) -> dict:
 def test_the_fork_server_renders_the_releases_feedback_page_ahead():
     assert PRELOAD[-1] == "course.grading.batch.warm", "last: after what it uses is loaded"
     cold = _preloaded(None)
-    assert cold == {"markdown": 0, "highlighted": 0, "templates": 0}
+    assert cold == {"markdown": 0, "highlighted": 0, "templates": 0, "cell check": False}
     warm = _preloaded(f"{ROOT}\n{A1}")
     assert warm["templates"] >= 5, "the page's templates compiled"
     assert warm["markdown"] > 10 and warm["highlighted"] > 5, "the lessons' text in the caches"
+    assert warm["cell check"], "nbgrader's cell-metadata check compiled"
 
 
 def test_a_warm_up_that_fails_leaves_the_fork_server_to_start():
     for broken in (f"{ROOT}/no-such-course\n{A1}", f"{ROOT}\nno-such-assignment", "no newline"):
-        assert _preloaded(broken) == {"markdown": 0, "highlighted": 0, "templates": 0}
+        preloaded = _preloaded(broken)
+        assert (preloaded["markdown"], preloaded["highlighted"], preloaded["templates"]) == (0, 0, 0)

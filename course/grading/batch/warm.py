@@ -2,7 +2,7 @@
 fork server (the last module of ``workers.PRELOAD``), so that every worker is forked with it
 done: the course's settings loaded, the feedback page of the assignment's release rendered (its
 templates compiled, the lessons' markdown and code rendered into the page's caches), nbformat's
-schema compiled and nbgrader's gradebook mappers configured.
+schema and nbgrader's cell-metadata check compiled and nbgrader's gradebook mappers configured.
 
 The course and assignment come from ``COURSE_WARM_FOR`` in the fork server's environment (set by
 ``Workers.started`` only while it starts the fork server). Nothing here opens a gradebook,
@@ -25,6 +25,7 @@ def warm(root: Path, assignment: str) -> None:
     from sqlalchemy.orm import configure_mappers
 
     from course.grading.course_dir import course_config, notebooks
+    from course.grading.nbgrader_hooks.preprocessors import SchemaOnceValidator
 
     config = course_config(root)
     converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
@@ -38,6 +39,7 @@ def warm(root: Path, assignment: str) -> None:
         exporter.from_notebook_node(release, resources={"nbgrader": {
             "notebook": path.stem, "score": 0, "max_score": 0, "late_penalty": 0}})
     nbformat.validate(nbformat.v4.new_notebook())
+    SchemaOnceValidator().compile()
     configure_mappers()
 
 

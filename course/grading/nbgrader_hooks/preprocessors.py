@@ -9,6 +9,7 @@ import re
 import secrets
 import traceback
 
+import fastjsonschema
 import nbformat
 from jsonschema.exceptions import best_match
 from jsonschema.validators import validator_for
@@ -147,21 +148,35 @@ class _SchemaOnce(BaseMetadataValidator):
     """The schema part of nbgrader's cell check, with the schema compiled once per process.
 
     ``jsonschema.validate`` checks the schema itself at every call (2 ms a cell, 0.2 s of CPU a
-    graded notebook); nbgrader's own schema needs no checking. Verdicts and errors are
-    ``jsonschema.validate``'s: the best-matching error of the same validator.
+    graded notebook); nbgrader's own schema needs no checking. A cell passes when a compiled
+    fastjsonschema check of the same schema passes it (1.5 ms -> 0.06 ms a notebook); any
+    other is judged by jsonschema, so verdicts and errors are ``jsonschema.validate``'s (the
+    best-matching error). The fast check never passes what jsonschema refuses
+    (grader_tests/test_course_preprocessors.py compares the two over many cells).
     """
 
     _compiled = None
+    _fast = None
 
     def validate_cell(self, cell):
         meta = cell.metadata.get("nbgrader")
         if meta is None or meta.get("schema_version", 0) != self.schema_version:
             return super().validate_cell(cell)  # nothing to check, or nbgrader's version error
-        if _SchemaOnce._compiled is None:
-            _SchemaOnce._compiled = validator_for(self.schema)(self.schema)
+        self.compile()
+        try:
+            _SchemaOnce._fast(meta)
+            return
+        except fastjsonschema.JsonSchemaException:
+            pass  # jsonschema judges, and words the error as nbgrader would
         error = best_match(_SchemaOnce._compiled.iter_errors(meta))
         if error is not None:
             raise error
+
+    def compile(self) -> None:
+        """Compile both checks of the schema, once per process (the fast one takes 4 ms)."""
+        if _SchemaOnce._compiled is None:
+            _SchemaOnce._fast = fastjsonschema.compile(self.schema)
+            _SchemaOnce._compiled = validator_for(self.schema)(self.schema)
 
 
 class SchemaOnceValidator(MetadataValidator, _SchemaOnce):
