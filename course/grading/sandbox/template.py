@@ -39,6 +39,7 @@ STDERR_BYTES = 1024 ** 2  # what one kernel may write into the run log
 NOT_FOR_KERNELS = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOCKET)
 # What each graded kernel and the course's notebooks import: loaded once, here.
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
+                "course.grading.sandbox.kernel_app",
                 # what a kernel's start imports besides: its debugger (debugpy, 70 ms of each
                 # kernel's CPU), IPython's debugger, completions, %store and history
                 "ipykernel.debugger", "IPython.core.debugger", "IPython.core.completerlib",

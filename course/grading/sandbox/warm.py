@@ -115,10 +115,10 @@ class Kernel:
 
     def run(self) -> None:
         os.environ.update(HOME="/tmp", MPLBACKEND="Agg")
-        sys.argv = [sys.executable, "-f", str(self.connection), *kernel.OPTIONS]
-        from ipykernel import kernelapp
+        sys.argv = [sys.executable, "-f", str(self.connection), *kernel.OPTIONS]  # as if cold
+        from course.grading.sandbox import kernel_app
 
-        kernelapp.launch_new_instance()
+        kernel_app.launch(self.connection)
 
 
 def _close_all_but(keep: set[int]) -> None:
