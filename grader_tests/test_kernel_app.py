@@ -4,6 +4,8 @@ own, told the configuration that a cold kernel's command line (``-f`` and
 import subprocess
 import sys
 
+import pytest
+
 from ipykernel.kernelapp import IPKernelApp
 from jupyter_client.blocking import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
@@ -45,8 +47,10 @@ def test_the_configuration_is_what_the_cold_kernels_command_line_parses_to(tmp_p
                       "HistoryManager.enabled": False}
 
 
-def test_a_kernel_launched_so_runs_cells_without_a_history_file(tmp_path):
-    """Launched as a warm template's child does (``launch``), in a process of its own."""
+@pytest.fixture
+def launched(tmp_path):
+    """A client of a kernel launched as a warm template's child launches it (``launch``), in
+    a process of its own."""
     connection, _ = write_connection_file(str(tmp_path / "kernel.json"), transport="ipc",
                                           ip=str(tmp_path / "kernel-ipc"))
     code = ("import sys; from pathlib import Path; del sys.path[0]\n"
@@ -54,22 +58,61 @@ def test_a_kernel_launched_so_runs_cells_without_a_history_file(tmp_path):
             f"launch(Path({connection!r}))")
     kernel = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path,
                               env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     client = BlockingKernelClient(connection_file=connection)
     client.load_connection_file()
     client.start_channels()
     try:
         client.wait_for_ready(timeout=60)
-        said = []
-        client.execute_interactive("21 * 2", timeout=30)
-        reply = client.execute_interactive(
-            "import os\nprint(In[1], Out[1], get_ipython().history_manager.enabled)\n"
-            "print(os.path.exists(os.path.join(get_ipython().profile_dir.location, "
-            "'history.sqlite')))", timeout=30,
-            output_hook=lambda msg: said.append(msg["content"].get("text", "")))
-        assert reply["content"]["status"] == "ok", reply["content"]
-        assert "".join(said).splitlines() == ["21 * 2 42 False", "False"]
+        yield client
     finally:
         client.stop_channels()
         kernel.kill()
         kernel.wait()
+
+
+def _stdout(client, code: str) -> str:
+    said = []
+    reply = client.execute_interactive(
+        code, timeout=30, output_hook=lambda msg: said.append(msg["content"].get("text", "")))
+    assert reply["content"]["status"] == "ok", reply["content"]
+    return "".join(said)
+
+
+def test_a_kernel_launched_so_runs_cells_without_a_history_file(launched):
+    _stdout(launched, "21 * 2")
+    said = _stdout(launched, "import os\nprint(In[1], Out[1], get_ipython().history_manager.enabled)\n"
+                             "print(os.path.exists(os.path.join(get_ipython().profile_dir.location, "
+                             "'history.sqlite')))")
+    assert said.splitlines() == ["21 * 2 42 False", "False"]
+
+
+COUNT_TRANSFORMS = """
+_manager = get_ipython().input_transformer_manager
+_transformed, _transform = [], _manager.transform_cell
+_manager.transform_cell = lambda cell: (_transformed.append(cell), _transform(cell))[1]
+"""
+
+
+def test_each_cell_is_transformed_once_and_as_ipython_transforms_it(launched):
+    """ipykernel transforms a cell, then IPython's ``run_cell`` again: the second is reused.
+    Magics, shell escapes and a cell run twice in a row still work as in IPython."""
+    _stdout(launched, COUNT_TRANSFORMS)
+    _stdout(launched, "x = 1")
+    assert _stdout(launched, "print(_transformed)") == "['x = 1', 'print(_transformed)']\n"
+    assert _stdout(launched, "%time y = 2").count("Wall time") == 1
+    assert _stdout(launched, "!echo hi") == "hi\r\n"
+    for expected in ("3", "4"):
+        assert _stdout(launched, "x += 1; print(x + 1)") == f"{expected}\n"
+    once_each = ["x = 1", "print(_transformed)", "%time y = 2", "y = 2",  # %time's own
+                 "!echo hi", "x += 1; print(x + 1)", "x += 1; print(x + 1)", "print(_transformed)"]
+    assert _stdout(launched, "print(_transformed)") == f"{once_each}\n"
+
+
+def test_a_cell_with_top_level_await_runs_as_before(launched):
+    """Such a cell runs with ipykernel's own transformation (no second call to reuse it);
+    the cell after it is transformed afresh."""
+    for _ in range(2):
+        assert _stdout(launched, "import asyncio\nawait asyncio.sleep(0)\nprint('awaited')") \
+            == "awaited\n"
+    assert _stdout(launched, "print(1 + 1)") == "2\n"
