@@ -5,7 +5,9 @@ import os
 import subprocess
 
 from course.grading.batch.workers import COURSE_WARM_FOR, PRELOAD
-from course.grading.course_dir import A1, BIN, ROOT
+import nbformat
+
+from course.grading.course_dir import A1, BIN, ROOT, notebooks
 
 PROBE = """
 import importlib, json, sys
@@ -13,9 +15,11 @@ for name in {preload!r}:
     importlib.import_module(name)
 from course.grading.feedback import export
 from course.grading.nbgrader_hooks.preprocessors import _SchemaOnce
+from nbformat.validator import validators
 print(json.dumps({{"markdown": len(export._MARKDOWN), "highlighted": len(export._HIGHLIGHTED),
                    "templates": len(export.TEMPLATES._code),
-                   "cell check": _SchemaOnce._fast is not None}}))
+                   "cell check": _SchemaOnce._fast is not None,
+                   "schemas": sorted(list(key[2:]) for key in validators)}}))
 """
 
 
@@ -31,14 +35,61 @@ def _preloaded(warm_for: str | None) -> dict:
 def test_the_fork_server_renders_the_releases_feedback_page_ahead():
     assert PRELOAD[-1] == "course.grading.batch.warm", "last: after what it uses is loaded"
     cold = _preloaded(None)
-    assert cold == {"markdown": 0, "highlighted": 0, "templates": 0, "cell check": False}
+    assert cold == {"markdown": 0, "highlighted": 0, "templates": 0, "cell check": False,
+                    "schemas": []}
     warm = _preloaded(f"{ROOT}\n{A1}")
     assert warm["templates"] >= 5, "the page's templates compiled"
     assert warm["markdown"] > 10 and warm["highlighted"] > 5, "the lessons' text in the caches"
     assert warm["cell check"], "nbgrader's cell-metadata check compiled"
+    minor = nbformat.read(notebooks(ROOT, A1, "release")[0], as_version=4).nbformat_minor
+    newest = nbformat.v4.nbformat_minor
+    assert warm["schemas"] == sorted([[minor, False], [minor, True], [newest, False],
+                                      [newest, True]]), "nbformat's schemas, strict and relaxed"
 
 
 def test_a_warm_up_that_fails_leaves_the_fork_server_to_start():
     for broken in (f"{ROOT}/no-such-course\n{A1}", f"{ROOT}\nno-such-assignment", "no newline"):
         preloaded = _preloaded(broken)
         assert (preloaded["markdown"], preloaded["highlighted"], preloaded["templates"]) == (0, 0, 0)
+
+
+FIRST_STUDENT = """
+import importlib, json, os, sys
+from pathlib import Path
+for name in {preload!r}:
+    importlib.import_module(name)
+del os.environ["COURSE_WARM_FOR"]
+loaded = set(sys.modules)
+from course.grading.batch import student
+from course.grading.course_dir import nbgrader_api, tool_env, forget_course_configs
+forget_course_configs()
+root = Path({root!r})
+os.environ.update(tool_env())
+os.chdir(root)
+api = nbgrader_api(root, None)
+student.prepare_once(root)
+outcome, _ = student.grade_one(api, root, {assignment!r}, "solved", True)
+student.WORKER.stop()
+print(json.dumps({{"status": outcome.status.value,
+                   "new": sorted(set(sys.modules) - loaded)}}))
+"""
+
+
+def test_a_workers_first_student_imports_nothing_its_fork_server_could_have():
+    """Each worker imported the gradebook's SQLite dialect, psutil and the kernels'
+    provisioner on its first student (0.1 CPU-s a worker): the fork server loads them once."""
+    from harness import scratch_course, submission
+
+    root = scratch_course([A1])
+    folder = root / "submitted" / "solved" / A1
+    folder.mkdir(parents=True)
+    nb = submission(A1)
+    nbformat.write(nb, folder / notebooks(ROOT, A1, "release")[0].name)
+    env = {**os.environ, COURSE_WARM_FOR: f"{root}\n{A1}"}
+    done = subprocess.run(
+        [str(BIN / "python"), "-c",
+         FIRST_STUDENT.format(preload=list(PRELOAD), root=str(root), assignment=A1)],
+        env=env, capture_output=True, text=True, timeout=300, check=True)
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["status"] == "graded", done.stderr[-2000:]
+    assert seen["new"] == [], "imported by the worker: add them to workers.PRELOAD"
