@@ -116,3 +116,49 @@ def test_a_cell_with_top_level_await_runs_as_before(launched):
         assert _stdout(launched, "import asyncio\nawait asyncio.sleep(0)\nprint('awaited')") \
             == "awaited\n"
     assert _stdout(launched, "print(1 + 1)") == "2\n"
+
+
+WARM_THEN_LAUNCH = """
+import sys; del sys.path[0]
+from pathlib import Path
+from course.grading.sandbox.template import warm_up
+warm_up()
+loaded = set(sys.modules)
+from course.grading.sandbox.kernel_app import launch
+try:
+    launch(Path({connection!r}))
+finally:
+    Path({report!r}).write_text("\\n".join(sorted(set(sys.modules) - loaded)))
+"""
+
+
+def test_a_warm_kernel_imports_nothing_its_template_could_have(tmp_path):
+    """A solved A1 run as graded (``NBGRADER_EXECUTION``), then the kernel shut down as nbclient
+    does: every module it needs the template has loaded (ipykernel's shutdown imported psutil
+    in each kernel, 10-20 ms)."""
+    from harness import submission
+
+    from course.grading.course_dir import A1
+
+    connection, _ = write_connection_file(str(tmp_path / "kernel.json"), transport="ipc",
+                                          ip=str(tmp_path / "kernel-ipc"))
+    report = tmp_path / "new-modules.txt"
+    kernel = subprocess.Popen(
+        [sys.executable, "-c", WARM_THEN_LAUNCH.format(connection=connection, report=str(report))],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg",
+             "NBGRADER_EXECUTION": "autograde"})
+    client = BlockingKernelClient(connection_file=connection)
+    client.load_connection_file()
+    client.start_channels(hb=False)
+    try:
+        client.wait_for_ready(timeout=120)
+        for cell in submission(A1).cells:
+            if cell.cell_type == "code":
+                client.execute_interactive(cell.source, timeout=60, output_hook=lambda msg: None)
+        client.shutdown()
+        kernel.wait(30)
+    finally:
+        client.stop_channels()
+        kernel.kill()
+    assert report.read_text() == "", "imported in the kernel: add them to template.WARM_MODULES"
