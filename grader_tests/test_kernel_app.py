@@ -133,9 +133,9 @@ finally:
 
 
 def test_a_warm_kernel_imports_nothing_its_template_could_have(tmp_path):
-    """A solved A1 run as graded (``NBGRADER_EXECUTION``), then the kernel shut down as nbclient
-    does: every module it needs the template has loaded (ipykernel's shutdown imported psutil
-    in each kernel, 10-20 ms)."""
+    """A solved A1 run as graded (``NBGRADER_EXECUTION``), then the kernel shut down gracefully
+    (nbclient's default): every module it needs the template has loaded (ipykernel's graceful
+    shutdown imported psutil, 10-20 ms)."""
     from harness import submission
 
     from course.grading.course_dir import A1

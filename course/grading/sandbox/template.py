@@ -51,7 +51,7 @@ WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell
                 "IPython.core.oinspect", "IPython.utils.wildcard", "faulthandler",
                 "tornado.platform.asyncio", "IPython.core.logger", "stack_data",
                 "pygments.formatters.terminal256",
-                # what its shutdown imports to end the kernel's children (10-20 ms a kernel)
+                # what a graceful shutdown imports to end the kernel's children (10-20 ms)
                 "psutil", "pwd")
 # What a judge of test cells forked from the template runs (``judge.forked``).
 JUDGE_MODULES = ("course.grading.judge.core", "course.grading.judge.sandbox")
