@@ -43,8 +43,8 @@ def test_the_fork_server_renders_the_releases_feedback_page_ahead():
     assert warm["cell check"], "nbgrader's cell-metadata check compiled"
     minor = nbformat.read(notebooks(ROOT, A1, "release")[0], as_version=4).nbformat_minor
     newest = nbformat.v4.nbformat_minor
-    assert warm["schemas"] == sorted([[minor, False], [minor, True], [newest, False],
-                                      [newest, True]]), "nbformat's schemas, strict and relaxed"
+    assert [minor, True] in warm["schemas"], "nbconvert's check of each notebook compiled"
+    assert [newest, False] in warm["schemas"], "nbformat's check of each new output compiled"
 
 
 def test_a_warm_up_that_fails_leaves_the_fork_server_to_start():
