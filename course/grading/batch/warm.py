@@ -2,9 +2,9 @@
 fork server (the last module of ``workers.PRELOAD``), so that every worker is forked with it
 done: the course's settings loaded, the feedback page of the assignment's release rendered (its
 templates compiled, the lessons' markdown and code rendered into the page's caches), the
-schemas a worker checks notebooks with (nbconvert's, relaxed, for the release's minor version;
-the newest, strict, for new outputs) and nbgrader's cell-metadata check compiled, and
-nbgrader's gradebook mappers configured.
+schemas a worker checks notebooks with (nbformat's newest, relaxed for nbconvert and strict
+for new outputs) and nbgrader's cell-metadata check compiled, and nbgrader's gradebook
+mappers configured.
 
 The course and assignment come from ``COURSE_WARM_FOR`` in the fork server's environment (set by
 ``Workers.started`` only while it starts the fork server). Nothing here opens a gradebook,
@@ -34,14 +34,17 @@ def warm(root: Path, assignment: str) -> None:
     exporter = converter.exporter_class(parent=converter, config=converter.config)
     for path in notebooks(root, assignment, "release"):
         release = nbformat.read(path, as_version=4)
-        _schemas_compiled(release, relaxed=True)  # nbconvert checks each notebook with it
         for cell in release.cells:  # scored, as nbgrader's GetGrades leaves a graded copy
             grading = cell.metadata.get("nbgrader", {})
             if grading.get("grade") or grading.get("task"):
                 grading.update(score=0, points=grading.get("points", 0))
         exporter.from_notebook_node(release, resources={"nbgrader": {
             "notebook": path.stem, "score": 0, "max_score": 0, "late_penalty": 0}})
-    _schemas_compiled(nbformat.v4.new_notebook(), relaxed=False)  # and each new output
+    # Grading gives every cell an id, so each graded notebook is of nbformat's newest minor
+    # version: nbconvert checks it with the relaxed schema, nbformat each new output with the
+    # strict one.
+    for relaxed in (True, False):
+        _schemas_compiled(nbformat.v4.new_notebook(), relaxed)
     SchemaOnceValidator().compile()
     configure_mappers()
 
