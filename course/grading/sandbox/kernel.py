@@ -51,7 +51,10 @@ LAUNCH = ("import sys; del sys.path[0]; sys.modules['debugpy'] = None; "
           "from ipykernel import kernelapp; kernelapp.launch_new_instance()")
 # A graded kernel keeps no IPython history database: In, Out and _i still work (they live in
 # memory), but no SQLite file is made in its /tmp and no thread saves to it (a sixth of its start).
-OPTIONS = ("--HistoryManager.enabled=False",)
+# A cold kernel is given it as options on its command line; a warm one, as this configuration.
+CONFIG = {"HistoryManager": {"enabled": False}}
+OPTIONS = tuple(f"--{section}.{name}={value}"
+                for section, traits in CONFIG.items() for name, value in traits.items())
 
 
 def hidden_roots() -> list[Path]:

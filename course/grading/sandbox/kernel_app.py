@@ -14,11 +14,12 @@ from pathlib import Path
 from ipykernel.kernelapp import IPKernelApp
 from traitlets.config import Config
 
+from course.grading.sandbox import kernel
+
 
 def given(connection_file: Path) -> Config:
     """What ``-f connection_file`` and ``kernel.OPTIONS`` parse to."""
-    return Config({"IPKernelApp": {"connection_file": str(connection_file)},
-                   "HistoryManager": {"enabled": False}})
+    return Config({"IPKernelApp": {"connection_file": str(connection_file)}, **kernel.CONFIG})
 
 
 class GradedKernelApp(IPKernelApp):
@@ -65,7 +66,7 @@ def transformed_once(shell) -> None:
 
 def launch(connection_file: Path) -> None:
     """ipykernel's ``launch_new_instance`` for this kernel: the app made, started, run."""
-    GradedKernelApp.command_line = given(connection_file)
     app = GradedKernelApp.instance()
+    app.command_line = given(connection_file)
     app.initialize([])
     app.start()
