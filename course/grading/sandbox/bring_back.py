@@ -48,8 +48,8 @@ class BroughtBack:
     left: Counter = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
 
-    def leave(self, reason: str, path: tuple[str, ...] | str, count: int = 1) -> None:
-        self.left[reason] += count
+    def leave(self, reason: str, path: tuple[str, ...] | str) -> None:
+        self.left[reason] += 1
         shown = self.examples.setdefault(reason, [])
         if len(shown) < EXAMPLES:
             shown.append(path if isinstance(path, str) else "/".join(path))
