@@ -132,7 +132,8 @@ MAKES = {
                               "os.makedirs('x.ipynb/y.ipynb', exist_ok=True)\n"
                               "open('x.ipynb/y.ipynb/inside.txt', 'w').write('no')\n"
                               "open('kept.txt', 'w').write('yes')",
-    "makes-many-folders": "import os\nfor i in range(25_000):\n    os.mkdir(f'd{i}')",
+    "makes-many-folders": "import os\nfor i in range(25_000):\n    os.mkdir(f'd{i}')\n"
+                          "open('json.py', 'w').write('x = 1')",  # the tamper scan's to see
 }
 
 
@@ -167,7 +168,10 @@ def test_the_class_is_reported_whatever_its_kernels_wrote(graded):
         listed = [row[2] for row in rows[2:]] if name == "canvas.csv" else [r[0] for r in rows[1:]]
         assert sorted(listed) == students, name
     grades = {r["student_id"]: r for r in csv.DictReader((root / "exports" / f"{A1}-grades.csv").open())}
-    assert all((grades[s]["status"], grades[s]["score"]) == ("graded", f"{FULL:g}") for s in students)
+    flooder = grades.pop("makes-many-folders")  # its json.py, behind 25,000 folders, is seen
+    assert flooder["status"] == "needs review" and "json.py" in flooder["reason"]
+    assert "written while grading" in flooder["reason"]
+    assert all((g["status"], g["score"]) == ("graded", f"{FULL:g}") for g in grades.values())
     for student in students:
         assert (root / "feedback" / student / A1 / NAME.replace(".ipynb", ".html")).is_file()
 
@@ -184,11 +188,12 @@ def test_no_folder_named_like_a_notebook_comes_back(graded):
 def test_empty_folders_never_come_back_and_the_walk_is_bounded(graded):
     root, _, _ = graded
     folder = root / "autograded" / "makes-many-folders" / A1
-    assert [p.name for p in folder.iterdir()] == [NAME]
+    assert sorted(p.name for p in folder.iterdir()) == ["json.py", NAME]
     everything = sum(1 for _ in (root / "autograded").rglob("*"))
     assert everything <= 3 * 4 + bring_back.FILES
     log = (root / "logs" / A1 / "makes-many-folders.log").read_text()
-    assert f"folders not read to their end (past {bring_back.ENTRIES} entries looked at)" in log
+    assert (f"left behind, folders past the budget of {bring_back.FOLDERS} looked into: "
+            f"{25_000 - bring_back.FOLDERS} (") in log
 
 
 def test_a_notebook_folder_left_in_autograded_costs_only_its_student_a_line(graded):

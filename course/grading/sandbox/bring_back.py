@@ -7,11 +7,11 @@ folder comes back only to hold a file that does, so an empty one never does. Nev
 anything named like a notebook (nbgrader writes the graded notebook itself, and every reader of
 the class would take a folder ``x.ipynb`` for one), nbgrader's own files, the caches nbgrader
 ignores, links, devices, fifos and sockets. The walk counts every entry it looks at (files,
-folders, what it skips) and goes only ``DEPTH`` folders down, so a million folders cost a bounded
-look. Everything is opened relative to a directory descriptor, no link followed. What is left
+folders, what it skips), looks into at most ``FOLDERS`` folders and only ``DEPTH`` down, so a
+million folders cost a bounded look, and lists a folder to its end before looking into any
+folder in it, so folders made by the thousand crowd out no module file beside them. Everything is opened relative to a directory descriptor, no link followed. What is left
 behind is summed up in the kernel manager's log (the student's log, not the TA's terminal).
 """
-import itertools
 import os
 import stat
 from collections import Counter
@@ -21,7 +21,8 @@ from course.grading.second_opinion.code_rules import MODULE_FILES
 
 BYTES = 16 * 1024 ** 2  # what a kernel's written files may add to autograded/
 FILES = 500             # files brought back, and folders made to hold them
-ENTRIES = 20_000        # entries looked at, of any kind, brought back or not
+ENTRIES = 500_000       # entries looked at, of any kind, brought back or not
+FOLDERS = 2_000         # folders looked into
 DEPTH = 8               # folders below the submission's folder
 NBGRADER_FILES = frozenset({"timestamp.txt", "submission_secret.txt"})  # nbgrader's, at the top
 CACHES = frozenset({"__pycache__", ".ipynb_checkpoints"})  # nbgrader's CourseDirectory.ignore
@@ -37,6 +38,7 @@ class Budget:
     bytes: int = BYTES
     files: int = FILES
     entries: int = ENTRIES
+    folders: int = FOLDERS
     depth: int = DEPTH
 
 
@@ -56,7 +58,7 @@ class BroughtBack:
 
     def summary(self) -> str:
         """One line for the log: how many files came back, and what stayed behind and why."""
-        parts = [f"{reason}: {n} ({', '.join(self.examples[reason])}"
+        parts = [f"{reason}: {n} ({', '.join(sorted(self.examples[reason]))}"
                  f"{', …' if n > len(self.examples[reason]) else ''})"
                  for reason, n in self.left.most_common()]
         return (f"{len(self.files)} brought back"
@@ -73,9 +75,9 @@ def copy_back(inside: int, outside: int, log=None, budget: Budget | None = None)
     ``outside`` (see the module), and say in ``log`` what was left behind."""
     budget = budget or Budget()
     done = BroughtBack()
-    found: list[tuple[str, ...]] = []
+    found = Found([], [])
     _look(inside, (), budget, done, found)
-    for path in sorted(found, key=lambda p: (not is_module(p[-1]), p)):
+    for path in sorted(found.modules) + sorted(found.others):
         if budget.files <= 0:
             done.leave(f"files past the budget of {FILES} files and folders", path)
         else:
@@ -85,52 +87,72 @@ def copy_back(inside: int, outside: int, log=None, budget: Budget | None = None)
     return done
 
 
+@dataclass
+class Found:
+    """The regular files that may come back, module files apart (each list at most ``FILES``)."""
+
+    modules: list[tuple[str, ...]]
+    others: list[tuple[str, ...]]
+
+
 def _look(folder: int, where: tuple[str, ...], budget: Budget, done: BroughtBack,
-          found: list[tuple[str, ...]]) -> None:
-    """Add to ``found`` the regular files under ``folder`` that may come back (in name order,
-    within the entries and depth of ``budget``); what may not is left in ``done``."""
+          found: Found) -> None:
+    """Add to ``found`` the regular files under ``folder`` that may come back, within the
+    entries, folders and depth of ``budget``; what may not is left in ``done``. A folder is
+    listed to its end before any folder in it is, so a flood of folders hides no file beside
+    them."""
+    inner = []
     with os.scandir(folder) as listing:
-        entries = list(itertools.islice(listing, budget.entries + 1))
-    if len(entries) > budget.entries:
-        done.leave(f"folders not read to their end (past {ENTRIES} entries looked at)",
-                   "/".join(where) or "the top folder")
-        entries = entries[:budget.entries]
-    budget.entries -= len(entries)
-    for entry in sorted(entries, key=lambda e: e.name):
-        path = where + (entry.name,)
-        notebook = entry.name.lower().endswith(".ipynb")
-        if not where and (notebook or entry.name in NBGRADER_FILES) and not entry.is_dir(
-                follow_symlinks=False):
-            continue  # nbgrader's own (the graded notebook it writes itself): expected, not news
-        if notebook:
-            done.leave("named like a notebook", path)
-        elif entry.is_symlink():
-            done.leave("links", path)
-        elif entry.is_dir(follow_symlinks=False):
-            _look_into(folder, entry.name, path, budget, done, found)
-        elif entry.is_file(follow_symlinks=False):
-            found.append(path)
+        for entry in listing:
+            if budget.entries <= 0:
+                done.leave(f"folders not read to their end (past {ENTRIES} entries looked at)",
+                           "/".join(where) or "the top folder")
+                break
+            budget.entries -= 1
+            _sort_out(entry, where + (entry.name,), budget, done, found, inner)
+    for name in sorted(inner):
+        try:
+            opened = os.open(name, OPEN_DIR, dir_fd=folder)
+        except OSError as error:
+            done.leave(f"folders that could not be opened ({error.strerror})", where + (name,))
+            continue
+        try:
+            _look(opened, where + (name,), budget, done, found)
+        finally:
+            os.close(opened)
+
+
+def _sort_out(entry: os.DirEntry, path: tuple[str, ...], budget: Budget, done: BroughtBack,
+              found: Found, inner: list[str]) -> None:
+    """Put one entry where it belongs: in ``found``, in ``inner`` (a folder to look into),
+    or left behind in ``done`` with its reason."""
+    name = entry.name
+    notebook = name.lower().endswith(".ipynb")
+    if len(path) == 1 and (notebook or name in NBGRADER_FILES) and not entry.is_dir(
+            follow_symlinks=False):
+        return  # nbgrader's own (the graded notebook it writes itself): expected, not news
+    if notebook:
+        done.leave("named like a notebook", path)
+    elif entry.is_symlink():
+        done.leave("links", path)
+    elif entry.is_dir(follow_symlinks=False):
+        if name in CACHES:
+            done.leave("caches nbgrader ignores", path)
+        elif len(path) > budget.depth:
+            done.leave(f"folders deeper than {budget.depth}", path)
+        elif budget.folders <= 0:
+            done.leave(f"folders past the budget of {FOLDERS} looked into", path)
         else:
-            done.leave("devices, fifos or sockets", path)
-
-
-def _look_into(folder: int, name: str, path: tuple[str, ...], budget: Budget,
-               done: BroughtBack, found: list[tuple[str, ...]]) -> None:
-    if name in CACHES:
-        done.leave("caches nbgrader ignores", path)
-        return
-    if len(path) > budget.depth:
-        done.leave(f"folders deeper than {budget.depth}", path)
-        return
-    try:
-        inner = os.open(name, OPEN_DIR, dir_fd=folder)
-    except OSError as error:
-        done.leave(f"folders that could not be opened ({error.strerror})", path)
-        return
-    try:
-        _look(inner, path, budget, done, found)
-    finally:
-        os.close(inner)
+            budget.folders -= 1
+            inner.append(name)
+    elif entry.is_file(follow_symlinks=False):
+        kept = found.modules if is_module(name) else found.others
+        if len(kept) < FILES:
+            kept.append(path)
+        else:
+            done.leave(f"files past the budget of {FILES} files and folders", path)
+    else:
+        done.leave("devices, fifos or sockets", path)
 
 
 def _copy(inside: int, outside: int, path: tuple[str, ...], budget: Budget,
