@@ -1,9 +1,8 @@
-"""The sandboxes' command lines and the bring-back copy, read without running bubblewrap.
+"""The sandboxes' command lines, read without running bubblewrap.
 
 ``sandbox.kernel.bwrap_argv`` (the student's kernel), ``judge.sandbox.judge_argv`` (the judge of
-test cells), ``sandbox.kernel.workspace_argv`` (the submission's files, copied in) and
-``sandbox.provisioner.copy_tree`` (what a kernel wrote, copied back out) are where the
-sandbox's promises are written down (README, "What the grading sandbox enforces"). Each
+test cells) and ``sandbox.kernel.workspace_argv`` (the submission's files, copied in; the copy
+back out is ``test_bring_back.py``'s) are where the sandbox's promises are written down (README, "What the grading sandbox enforces"). Each
 command line is parsed option by option (an option this parser does not know fails the test:
 a new one must be thought about here), every descriptor it hands bwrap is resolved to the file
 it opens, and the promises are checked on the result: what is read-only, what is hidden, what
@@ -21,7 +20,6 @@ import pytest
 
 from course.grading.judge import sandbox as judge_sandbox
 from course.grading.sandbox import kernel as sandbox_kernel
-from course.grading.sandbox.provisioner import copy_tree
 
 ARITY = {"--ro-bind": 2, "--ro-bind-try": 2, "--bind": 2, "--dev-bind": 2, "--ro-bind-fd": 2,
          "--bind-fd": 2, "--file": 2, "--ro-bind-data": 2, "--bind-data": 2, "--symlink": 2,
@@ -325,96 +323,3 @@ def test_a_root_graders_judge_is_an_unprivileged_uid_of_its_own():
         assert judge_sandbox.OUTSIDE_BASE != sandbox_kernel.OUTSIDE_BASE  # never a kernel's uid
     else:
         assert (uid, gid) == (os.getuid(), os.getgid())
-
-
-# --------------------------------------------------------------------------- bringing files back
-
-@pytest.fixture
-def dirs(tmp_path):
-    """(inside, outside) folders and their descriptors, as ``bring_back`` opens them."""
-    inside, outside = tmp_path / "inside", tmp_path / "outside"
-    inside.mkdir()
-    outside.mkdir()
-    fds = [os.open(p, os.O_RDONLY | os.O_DIRECTORY) for p in (inside, outside)]
-    yield inside, outside, *fds
-    for fd in fds:
-        os.close(fd)
-
-
-def _tree(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): ("link" if p.is_symlink() else p.read_text() if p.is_file()
-                                         else "dir")
-            for p in sorted(folder.rglob("*"))}
-
-
-def test_copy_tree_brings_back_regular_files_and_folders_only(dirs, tmp_path):
-    inside, outside, src, dst = dirs
-    secret = tmp_path / "secret.txt"
-    secret.write_text("the grader's")
-    (inside / "sub" / "deeper").mkdir(parents=True)
-    (inside / "written.py").write_text("x = 1")
-    (inside / "sub" / "deeper" / "data.csv").write_text("a,b")
-    (inside / "graded.ipynb").write_text("{}")
-    (inside / "link-out").symlink_to(secret)
-    (inside / "dir-link").symlink_to(tmp_path)
-    os.mkfifo(inside / "pipe")
-    copy_tree(src, dst, [1 << 20, 100])
-    assert _tree(outside) == {"sub": "dir", "sub/deeper": "dir", "sub/deeper/data.csv": "a,b",
-                              "written.py": "x = 1"}
-
-
-def test_copy_tree_never_writes_through_a_link_standing_outside(dirs, tmp_path):
-    inside, outside, src, dst = dirs
-    target = tmp_path / "grader-file.txt"
-    target.write_text("keep me")
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    (inside / "notes.txt").write_text("the kernel's")
-    (inside / "sub").mkdir()
-    (inside / "sub" / "f.txt").write_text("f")
-    (outside / "notes.txt").symlink_to(target)  # a link where the file goes: replaced, not followed
-    (outside / "sub").symlink_to(elsewhere)       # a link where the folder goes: skipped
-    copy_tree(src, dst, [1 << 20, 100])
-    assert target.read_text() == "keep me" and list(elsewhere.iterdir()) == []
-    assert not (outside / "notes.txt").is_symlink() and (outside / "notes.txt").read_text() == "the kernel's"
-
-
-def test_copy_tree_keeps_within_its_budget_and_its_depth(dirs):
-    inside, outside, src, dst = dirs
-    for i in range(5):
-        (inside / f"f{i}.txt").write_text("x" * 100)
-    budget = [250, 100]
-    copy_tree(src, dst, budget)
-    assert sorted(p.name for p in outside.iterdir()) == ["f0.txt", "f1.txt"]
-    assert budget[0] == 50 and budget[1] == 98
-    (outside / "f0.txt").unlink()
-    (outside / "f1.txt").unlink()
-    files = [1 << 20, 2]
-    copy_tree(src, dst, files)
-    assert files[1] == 0 and len(list(outside.iterdir())) == 2
-    deep = inside
-    for level in range(12):
-        deep = deep / f"d{level}"
-    deep.mkdir(parents=True)
-    (deep / "deep.txt").write_text("deep")
-    copy_tree(src, dst, [1 << 20, 100])
-    assert not list(outside.rglob("deep.txt")) and (outside / "d0" / "d1").is_dir()
-
-
-def test_copy_tree_brings_python_files_first_when_asked(dirs):
-    inside, outside, src, dst = dirs
-    (inside / "a-data.txt").write_text("x" * 100)
-    (inside / "b.py").write_text("y" * 100)
-    budget = [150, 100]
-    copy_tree(src, dst, budget, wanted=lambda name: name.endswith(".py"))
-    copy_tree(src, dst, budget, wanted=lambda name: not name.endswith(".py"))
-    assert sorted(p.name for p in outside.iterdir()) == ["b.py"], "the .py file had the budget"
-
-
-def test_copy_tree_does_not_replace_a_folder_with_a_file(dirs):
-    inside, outside, src, dst = dirs
-    (inside / "name").write_text("a file inside")
-    (outside / "name").mkdir()
-    (outside / "name" / "kept.txt").write_text("kept")
-    copy_tree(src, dst, [1 << 20, 100])
-    assert (outside / "name" / "kept.txt").read_text() == "kept"

@@ -25,6 +25,7 @@ from course.grading.batch import pool as batch
 
 from course.grading.sandbox import kernel as sandbox_kernel
 
+from course.grading.sandbox import bring_back
 from course.grading.sandbox import provisioner as sandbox_provisioner
 from course.grading.course_dir import ROOT, nbgrader
 from course.grading.exports.gradebook_csv import export_row
@@ -373,7 +374,7 @@ def test_filling_tmp_shm_and_the_folder_is_bounded(attacked):
     assert record["memory"] == 0
     kept = sum(p.stat().st_size for p in
                (attacked["root"] / "autograded" / "fills-disk-and-memory" / A1).rglob("*"))
-    assert kept <= sandbox_provisioner.BRING_BACK_BYTES + 1024 ** 2
+    assert kept <= bring_back.BYTES + 1024 ** 2
 
 
 def test_the_kernels_stderr_is_a_relayed_pipe_not_the_run_log(attacked):

@@ -66,8 +66,9 @@ def report_assignment(root: Path, assignment: str, roster: Path | None = None,
     """Write ``reports/<assignment>.html`` (with the similarity check ``ahead``, when it
     compared the same students) and ``exports/canvas.csv`` (the autograded part of a student
     awaiting manual grading only if ``autograded_part``); return both paths."""
-    page = _timed_report(root, assignment, ahead)
+    # Canvas first: it reads only the grades CSVs, and no page's trouble may cost the class it.
     canvas = write_canvas_csv(root, assignments(root), root / "exports" / "canvas.csv",
                               read_roster(roster) if roster else None, canvas_ids,
                               autograded_part)
+    page = _timed_report(root, assignment, ahead)
     return page, canvas

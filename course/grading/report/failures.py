@@ -14,7 +14,7 @@ course's checks put the case and the rule (a longer text is a received value quo
 from dataclasses import dataclass
 from pathlib import Path
 
-from course.grading.submissions import grade_id, is_test_cell, read_quickly
+from course.grading.submissions import grade_id, is_test_cell, student_notebooks
 from course.lessons._kit import failed_case
 
 ERROR_TEXT = failed_case.PARSED_CHARACTERS
@@ -68,9 +68,14 @@ def notebook_failures(nb) -> list[Failure]:
             for output in cell.get("outputs", []) if output.get("output_type") == "error"]
 
 
-def student_failures(root: Path, assignment: str, student: str) -> list[Failure]:
-    """The failures in ``autograded/<student>/<assignment>/*.ipynb`` (none if not graded)."""
-    failures = []
-    for path in sorted((root / "autograded" / student / assignment).glob("*.ipynb")):
-        failures += notebook_failures(read_quickly(path))
-    return failures
+def student_failures(root: Path, assignment: str, student: str) -> tuple[list[Failure], list[str]]:
+    """The failures in ``autograded/<student>/<assignment>/*.ipynb`` (none if not graded), and
+    why any of those notebooks could not be read: that student's problem, for a TA to see."""
+    failures, (notebooks, problems) = [], student_notebooks(root, "autograded", student, assignment)
+    for name, nb in notebooks:
+        try:
+            failures += notebook_failures(nb)
+        except Exception as error:  # a notebook that is JSON but not shaped like one
+            problems.append(f"{name} is not a readable notebook ({type(error).__name__}: "
+                            f"{str(error)[:120]})")
+    return failures, problems

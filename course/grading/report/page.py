@@ -83,21 +83,30 @@ def _no_rule(problem: str) -> str:
 
 
 def _failures_section(root, assignment, graded) -> str:
-    counts, examples = Counter(), {}
+    counts, examples, unread = Counter(), {}, []
     for student in graded:
-        for failure in student_failures(root, assignment, student):
+        failures, problems = student_failures(root, assignment, student)
+        unread += [[escape(student), escape(problem)] for problem in problems]
+        for failure in failures:
             key = (failure.grade_id, failure.case, failure.rule, failure.task)
             counts[key] += 1
             examples.setdefault(key, failure.problem)
     if not counts:
-        return "<p>No test case failed for any graded student.</p>"
+        return "<p>No test case failed for any graded student.</p>" + _unread(unread)
     rows = [[str(n), escape(gid), heading_html(task), escape(case),
              escape(rule) if rule else _no_rule(examples[gid, case, rule, task])]
             for (gid, case, rule, task), n in sorted(counts.items(),  # ties in a fixed order
                                                      key=lambda kv: (-kv[1], kv[0]))[:25]]
     return (f"<p>Of {len(graded)} graded students; each test cell stops at its first failed "
             "case.</p>" + _table(["students", "test cell", "task", "case", "contract rule"],
-                                 rows, numeric={0}))
+                                 rows, numeric={0}) + _unread(unread))
+
+
+def _unread(rows: list[list[str]]) -> str:
+    """The students whose graded notebooks could not be read for the failures, and why."""
+    return ("<p>Not counted above: graded notebooks that could not be read (their scores and "
+            "feedback stand as graded; look in their <code>autograded/</code> folder).</p>"
+            + _table(["student", "why"], rows)) if rows else ""
 
 
 def _numbered(lines: list[tuple[int, str]], most: int = 40) -> str:

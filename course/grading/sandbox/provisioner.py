@@ -22,17 +22,15 @@ import asyncio
 import os
 import shutil
 import time
-import stat
 import tempfile
 from pathlib import Path
 
 from jupyter_client.provisioning import LocalProvisioner
 
+from course.grading.sandbox.bring_back import copy_back
 from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, start_kernel
 from course.grading.settings import CourseSettings
 
-BRING_BACK_BYTES = 16 * 1024 ** 2  # what a kernel's written files may add to autograded/
-BRING_BACK_FILES = 500
 SOCKETS_WAIT = 10.0  # seconds launch_kernel waits for the kernel's sockets (then the client's)
 SOCKET_PORTS = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
 LAUNCHER = "course.grading.sandbox.kernel"  # the kernelspec's: python -m LAUNCHER CONNECTION_FILE
@@ -147,10 +145,8 @@ class SandboxProvisioner(LocalProvisioner):
             return  # the sandbox is already gone
         try:
             outside = os.open(self.workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-            try:  # Python files first: the tamper scan looks for modules written while grading
-                budget = [BRING_BACK_BYTES, BRING_BACK_FILES]
-                copy_tree(inside, outside, budget, wanted=lambda name: name.endswith(".py"))
-                copy_tree(inside, outside, budget, wanted=lambda name: not name.endswith(".py"))
+            try:
+                copy_back(inside, outside, self.log)
             finally:
                 os.close(outside)
         except OSError as error:
@@ -180,60 +176,3 @@ class SandboxProvisioner(LocalProvisioner):
                 continue
         return None
 
-
-def copy_tree(src: int, dst: int, budget: list[int], depth: int = 0,
-              wanted=lambda name: True) -> None:
-    """Copy regular files and folders from directory fd ``src`` into ``dst`` without following
-    any link, within ``budget`` = [bytes, files] (what is over budget is left behind).
-    Notebooks are not copied: nbgrader writes the graded one itself."""
-    for entry in sorted(os.scandir(src), key=lambda e: e.name):
-        if budget[1] <= 0 or budget[0] <= 0:
-            return
-        info = entry.stat(follow_symlinks=False)
-        if stat.S_ISDIR(info.st_mode) and depth < 8:
-            try:
-                os.mkdir(entry.name, 0o755, dir_fd=dst)
-            except FileExistsError:
-                pass
-            sub_src = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=src)
-            try:
-                sub_dst = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW,
-                                  dir_fd=dst)
-            except OSError:
-                os.close(sub_src)
-                continue
-            try:
-                copy_tree(sub_src, sub_dst, budget, depth + 1, wanted)
-            finally:
-                os.close(sub_src)
-                os.close(sub_dst)
-        elif (stat.S_ISREG(info.st_mode) and not entry.name.endswith(".ipynb")
-              and wanted(entry.name) and info.st_size <= budget[0]):
-            _copy_file(src, dst, entry.name, budget)
-
-
-def _copy_file(src: int, dst: int, name: str, budget: list[int]) -> None:
-    fin = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=src)
-    try:
-        if not stat.S_ISREG(os.fstat(fin).st_mode):
-            return
-        try:
-            os.unlink(name, dir_fd=dst)  # never write through whatever stands there
-        except FileNotFoundError:
-            pass
-        except IsADirectoryError:
-            return
-        fout = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644,
-                       dir_fd=dst)
-        try:
-            while budget[0] > 0:
-                chunk = os.read(fin, min(1 << 20, budget[0]))
-                if not chunk:
-                    break
-                os.write(fout, chunk)
-                budget[0] -= len(chunk)
-        finally:
-            os.close(fout)
-        budget[1] -= 1
-    finally:
-        os.close(fin)

@@ -19,7 +19,7 @@ import nbformat
 
 from course.grading.course_dir import notebooks
 from course.grading.logs import output_to, run_log
-from course.grading.submissions import grade_id, is_answer, read_quickly
+from course.grading.submissions import grade_id, is_answer, student_notebooks
 
 NOISE, GUARANTEE = 25, 30  # copydetect's defaults: k-gram length and the match it never misses
 LIMIT = 600  # seconds the check may take for a class, from its start
@@ -60,10 +60,14 @@ def release_code(root: Path, assignment: str) -> str:
 
 
 def _answers(root: Path, assignment: str, student: str) -> str | None:
+    """The student's answer code, or None if a notebook of theirs cannot be read (intake has
+    named it: that student is not graded) or is not shaped like a notebook."""
+    notebooks, problems = student_notebooks(root, "submitted", student, assignment)
+    if problems:
+        return None
     try:
-        return "\n".join(answer_code(read_quickly(path)) for path in
-                         sorted((root / "submitted" / student / assignment).glob("*.ipynb")))
-    except Exception:  # an unreadable notebook has no answers to compare
+        return "\n".join(answer_code(nb) for _, nb in notebooks)
+    except Exception:  # JSON, but cells that are not a notebook's: no answers to compare
         return None
 
 
