@@ -62,7 +62,8 @@ def encode_any(value):
     try:
         name = type.__dict__["__name__"].__get__(kind)  # not a metaclass's own __name__
         tag["type"] = name[:60] if type(name) is str else "object"
-        base = next((_PLAIN_BASES[b] for b in kind.__mro__ if b in _PLAIN_BASES), None)
+        mro = type.__dict__["__mro__"].__get__(kind)
+        base = next((_PLAIN_BASES[b] for b in mro if b in _PLAIN_BASES), None)
         if type(base) is str:
             tag["base"] = base
     except BaseException:  # a hostile metaclass must not stop the reply
