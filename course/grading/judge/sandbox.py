@@ -124,7 +124,7 @@ class JudgeSandbox:
     def __init__(self, link, folder: str, timeout: float, sandboxed: bool | None = None,
                  cell_seconds: float | None = None):
         self.link, self.folder, self.timeout = link, Path(folder).resolve(), timeout
-        self.cell_seconds = cell_seconds or test_cell_seconds()
+        self.cell_seconds = cell_seconds or cell_bound()
         self.sandboxed = sandbox_enabled() if sandboxed is None else sandboxed
         self.process: subprocess.Popen | None = None
         self._errors = None
@@ -259,7 +259,7 @@ def sandbox_enabled() -> bool:
     return CourseSettings().sandboxed()
 
 
-def test_cell_seconds() -> float:
+def cell_bound() -> float:
     """A test cell's own time bound, as the course's settings (COURSE_TEST_CELL_SECONDS) say."""
     from course.grading.settings import CourseSettings
 
