@@ -83,7 +83,8 @@ def not_plain(data: dict) -> NotPlainValue:
     """What the grader holds for the kernel's ``other`` tag: named only from its own lists."""
     name, base = data.get("type"), data.get("base")
     if type(name) is str and name in SHOWN_TYPES:
-        return refused(name, f"<a {name}: the grader takes only plain values>")
+        article = "an" if name[0] in "aeiouAEIOU" else "a"
+        return refused(name, f"<{article} {name}: the grader takes only plain values>")
     if name == "too large":
         return refused("too_large", "<a value too large to hand to the grader>")
     if type(base) is str and base in PLAIN_TYPES:
@@ -118,7 +119,8 @@ def hidden_lines(source: str) -> frozenset[int]:
 class HiddenCalls:
     """Whether the kernel has been handed a hidden test's input (in this notebook, ever).
 
-    From then on anything the kernel says may carry one, so the judge shows none of its texts.
+    From then on any text the kernel makes may carry one, so the judge shows none: not an
+    error's message, not its class's own name (values it hands back are data, and shown).
     A call counts as hidden when any frame of the test code that makes it stands on a hidden
     line (a helper the cell defined, called from its hidden part, too).
     """
