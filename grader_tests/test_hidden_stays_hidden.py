@@ -10,8 +10,14 @@ Graded as root through ``batch.grade`` with feedback, beside honest classmates:
   gradebook, a classmate's notebook, a root-only file, by relative and absolute paths): the
   test cells that load ``DOC_CHOICE`` run in the judge's sandbox, where none of those exist,
   so the choice earns nothing the honest choice would not and quotes nothing hidden.
+
+And on every assignment, a recorder (``recorder.py``, issue 40 item 6) whose functions keep
+every input and later answer with objects, or raise errors, whose ``__repr__``/``__str__``/
+``__format__``/class name give back what they kept: no hidden test's input reaches the feedback
+page, the graded notebook or anything else under ``feedback/``.
 """
 import os
+from html import escape
 from pathlib import Path
 
 import nbformat
@@ -20,8 +26,12 @@ import pytest
 from course.grading.batch import pool as batch
 from course.grading.course_dir import ROOT
 from course.lessons.checks import fake_paragraph
-from harness import scratch_course, secret_lines, source_path, submission
+from course.grading.judge.core import WITHHELD
+from course.grading.submissions import is_test_cell
+from course.lessons._kit import failed_case
+from harness import release_path, scratch_course, secret_lines, source_path, submission, visible_text
 from hostile import appended
+from recorder import leak_marks, recorder_submission, trusted_inputs
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
@@ -139,3 +149,72 @@ def test_a_document_outside_the_submission_earns_and_shows_nothing(graded, stude
     shown = outputs + _student_gets(root, student, A5)
     assert not [line for line in secrets if line in shown]
     assert "root:" not in shown and "SQLite format" not in shown
+
+
+ASSIGNMENTS = ["01-packing-by-hand", "02-overlap-math", "03-three-tearings", "04-table-rescue",
+               "05-own-docs-verdict", "06-semantic-chunking"]
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    """Every assignment graded with feedback for one recorder, and the hidden inputs its source
+    notebook's tests hand the graded functions (a trusted run of the source)."""
+    require("bwrap", bwrap_found(), "the recorders are graded in the sandbox")
+    root = scratch_course(ASSIGNMENTS)
+    card = (ROOT / "source" / A5 / "instructor" / CARD).read_text(encoding="utf-8")
+    outcomes, inputs = {}, {}
+    for assignment in ASSIGNMENTS:
+        _hand_in(root, assignment, {"recorder": recorder_submission(assignment)},
+                 {CARD: card} if assignment == A5 else None)
+        for outcome in batch.grade(assignment, root, jobs=1, budget=300,
+                                   settings={"Execute": {"timeout": 20}},
+                                   progress=lambda *a, **k: None, feedback=True):
+            outcomes[assignment] = outcome
+        inputs[assignment] = trusted_inputs(assignment)
+    return root, outcomes, inputs
+
+
+def _what_the_student_gets(root: Path, assignment: str) -> tuple[str, str]:
+    """(what the test cells of the graded notebook show plus every file under feedback/, as
+    text, less the names of failed cases; what the student's own cells show, made before any
+    hidden input existed).
+
+    A failed case's name is the test's own text (a hidden test may name the input it tried,
+    "not a table line: 'Annual budget | see …'"), shown by design whatever the kernel does.
+    """
+    nb = nbformat.read(root / "autograded" / "recorder" / assignment / source_path(assignment).name, 4)
+    tests = [c for c in nb.cells if is_test_cell(c)]
+    own = [c for c in nb.cells if not is_test_cell(c)]
+    outputs = [o for c in tests for o in c.get("outputs", [])]
+    folder = root / "feedback" / "recorder" / assignment
+    files = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(folder.rglob("*"))
+             if p.is_file()]
+    assert files, "no feedback was written"
+    shown = "\n".join([*map(str, outputs), *files, *map(visible_text, files)])
+    cases = {stated.case for o in outputs if o.get("output_type") == "error"
+             and (stated := failed_case.parse(o.get("evalue", "")))}
+    for case in sorted(cases, key=len, reverse=True):
+        for form in (case, repr(case)[1:-1], escape(case)):
+            shown = shown.replace(form, "")
+    return shown, "\n".join(c.source + str(c.get("outputs", "")) for c in own)
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_a_recorder_gets_no_hidden_input_into_its_feedback(recorded, assignment):
+    root, outcomes, inputs = recorded
+    assert outcomes[assignment].status != "not graded", outcomes[assignment]
+    shown, own = _what_the_student_gets(root, assignment)
+    hidden, visible = inputs[assignment]
+    marks = leak_marks(hidden, visible, release_path(assignment).read_text() + own)
+    assert not sorted(mark for mark in marks if mark in shown)
+    # the attack ran: its objects and its errors reached the checks, after hidden calls
+    assert "an object of a type the grader does not take" in shown
+    if marks:
+        assert WITHHELD in shown
+
+
+def test_the_recorder_had_hidden_inputs_to_leak_on_every_assignment_that_calls(recorded):
+    """The marks the test looks for exist (A5's tests call no function with a hidden input)."""
+    _, _, inputs = recorded
+    counts = {a: len(leak_marks(*inputs[a], release_path(a).read_text())) for a in ASSIGNMENTS}
+    assert all(counts[a] >= 5 for a in ASSIGNMENTS if a != A5), counts

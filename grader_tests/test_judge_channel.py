@@ -494,9 +494,9 @@ class FakeKernelLink:
         self.ended += 1
 
 
-def _judged(play, link=None, timeout=2.0):
+def _judged(play, link=None, timeout=2.0, cell_seconds=30.0):
     link = link or FakeKernelLink('{"value": {"t": "int", "v": 6}}')
-    box = JudgeSandbox(link, "/", timeout=timeout, sandboxed=False)
+    box = JudgeSandbox(link, "/", timeout=timeout, sandboxed=False, cell_seconds=cell_seconds)
     box.process = process = FakeJudgeProcess(play)
     outputs = box.run("assert double(3) == 6", "test_double")
     return outputs, box, link, process
@@ -519,7 +519,8 @@ def test_the_grader_forwards_each_ask_and_keeps_only_plain_capped_outputs():
 
     def play(fd_in, fd_out):
         assert read_frame(fd_in, time.monotonic() + 5) == {
-            "op": "run", "source": "assert double(3) == 6", "name": "test_double"}
+            "op": "run", "source": "assert double(3) == 6", "name": "test_double",
+            "after_hidden": False}
         for timeout in (2.5, "30", 10 ** 9, -1, True, None):
             write_frame(fd_out, {"op": "ask", "payload": _call("double", 3), "timeout": timeout})
             replies.append(read_frame(fd_in, time.monotonic() + 5))
@@ -531,7 +532,8 @@ def test_the_grader_forwards_each_ask_and_keeps_only_plain_capped_outputs():
 
     outputs, box, link, _ = _judged(play)
     assert replies == [{"answer": '{"value": {"t": "int", "v": 6}}'}] * 6
-    assert [timeout for _, timeout in link.asked] == [2.5, None, None, None, None, None]
+    # a time the judge did not ask for (or could not) is the grader's own limit per call
+    assert [timeout for _, timeout in link.asked] == [2.5, 2.0, 2.0, 2.0, 2.0, 2.0]
     assert [o["output_type"] for o in outputs] == ["stream", "error"]
     assert len(outputs[0]["text"]) == judge_sandbox.MAX_PRINTED
     assert outputs[1]["ename"] == "['E']" and len(outputs[1]["evalue"]) == judge_sandbox.MAX_ERROR
@@ -621,3 +623,102 @@ def test_the_judge_gets_none_of_the_graders_environment(monkeypatch):
                    "MPLBACKEND": "Agg", "NBGRADER_EXECUTION": "autograde"}
     monkeypatch.setenv("COURSE_SANDBOX", "0")
     assert judge_sandbox.sandbox_enabled() is False
+
+
+# --------------------------------------------------------------------------- a test cell's own time bound
+
+def _asking_forever(fd_in, fd_out):
+    """A judge whose cell calls the kernel again and again (each call correct, each slow)."""
+    read_frame(fd_in, time.monotonic() + 5)
+    while True:
+        write_frame(fd_out, {"op": "ask", "payload": _call("chunk_spans", 10, 3, 1)})
+        read_frame(fd_in)
+
+
+def test_a_cell_whose_calls_together_pass_its_bound_fails_by_that_alone():
+    """Issue 40, item 7: each call answers within its own limit, but the cell as a whole may
+    not run on; it fails saying so, its judge is ended and its kernel session with it."""
+    def slow(payload, cancelled):
+        time.sleep(0.2)
+        return '{"value": {"t": "list", "v": []}}'
+
+    started = time.monotonic()
+    outputs, box, link, process = _judged(_asking_forever, FakeKernelLink(slow), timeout=1.0,
+                                          cell_seconds=1.0)
+    assert time.monotonic() - started < 2.5
+    assert outputs == [judge_sandbox.error_output("TimeoutError", judge_sandbox.over_time(1.0))]
+    assert "took longer than 1 s in all" in outputs[0]["evalue"]
+    assert 3 <= len(link.asked) <= 6 and all(t <= 1.0 for _, t in link.asked)
+    assert process.killed and box.process is None and link.ended == 1
+
+
+def test_the_call_in_flight_at_the_bound_gets_only_what_is_left():
+    """A call that would outlast the cell's bound is given only what is left of it; the link
+    stops it there (interrupting the kernel), and the cell fails by its bound, not as a call
+    with no answer."""
+    def stalls(payload, cancelled, waited=[]):
+        timeout = link.asked[-1][1]
+        waited.append(timeout)
+        time.sleep(timeout)
+        raise KernelGone(f"no answer within {timeout:g} s")
+
+    link = FakeKernelLink(stalls)
+    started = time.monotonic()
+    outputs, box, _, _ = _judged(_asking_forever, link, timeout=30.0, cell_seconds=0.8)
+    assert time.monotonic() - started < 2.0
+    assert len(link.asked) == 1 and 0.5 < link.asked[0][1] <= 0.8
+    assert outputs[0]["ename"] == "TimeoutError" and "0.8 s in all" in outputs[0]["evalue"]
+
+
+def test_every_cell_gets_its_own_bound():
+    def quick_cells(fd_in, fd_out):
+        while True:
+            read_frame(fd_in)
+            time.sleep(0.3)
+            write_frame(fd_out, {"op": "ask", "payload": _call("f")})
+            read_frame(fd_in)
+            write_frame(fd_out, {"op": "done", "outputs": []})
+
+    box = JudgeSandbox(FakeKernelLink('{"value": {"t": "int", "v": 6}}'), "/", timeout=5.0,
+                       sandboxed=False, cell_seconds=0.5)
+    box.process = FakeJudgeProcess(quick_cells)
+    assert [box.run("f()", f"test_{i}") for i in range(4)] == [[]] * 4  # 1.2 s in all
+    box.close()
+
+
+def test_the_cell_bound_is_a_course_setting(monkeypatch):
+    monkeypatch.setenv("COURSE_TEST_CELL_SECONDS", "7.5")
+    assert JudgeSandbox(FakeKernelLink(""), "/", timeout=30, sandboxed=False).cell_seconds == 7.5
+
+
+# --------------------------------------------------------------------------- hidden inputs, judge after judge
+
+def test_whether_the_kernel_has_seen_a_hidden_input_outlives_its_judge():
+    """A judge that follows a killed one is told the kernel has seen a hidden input, so it
+    withholds the kernel's texts as the first would have (``core.HiddenCalls``)."""
+    runs = []
+
+    def judge(answers):
+        def play(fd_in, fd_out):
+            while True:
+                runs.append(read_frame(fd_in))
+                hidden_seen = answers.pop(0)
+                if hidden_seen == "die":
+                    return
+                write_frame(fd_out, {"op": "done", "outputs": [], "hidden_seen": hidden_seen})
+        return play
+
+    box = JudgeSandbox(FakeKernelLink(""), "/", timeout=2.0, sandboxed=False)
+    box.process = FakeJudgeProcess(judge([False, "yes", True]))
+    box.run("x = 1", "test_a")
+    box.run("x = 2", "test_b")      # a "hidden_seen" that is not True is not taken
+    assert box.after_hidden is False
+    box.run("x = 3", "test_c")
+    box.process = FakeJudgeProcess(judge([True]))
+    box.run("x = 4", "test_d")
+    assert [r["after_hidden"] for r in runs] == [False, False, False, True]
+    box.close()
+    box.after_hidden = False
+    box.process = FakeJudgeProcess(judge(["die"]))  # ends mid-cell: what it sent may be hidden
+    box.run("f(1)\n### BEGIN HIDDEN TESTS\nf(2)\n### END HIDDEN TESTS\n", "test_e")
+    assert box.after_hidden is True and box.process is None

@@ -18,7 +18,9 @@ from jupyter_client.manager import start_new_kernel
 
 from course.grading.judge import sandbox as judge_sandbox
 from course.grading.course_dir import ROOT
-from course.grading.judge.sandbox import JudgeFailed, JudgeSandbox, clean_outputs, read_frame
+from course.grading.judge.core import OWN_CLASS, WITHHELD
+from course.grading.judge.sandbox import (JudgeFailed, JudgeSandbox, clean_outputs, error_output,
+                                          over_time, read_frame)
 from course.grading.judge.kernel_link import Link
 from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, Template
 from tools import bwrap_found, require
@@ -289,3 +291,30 @@ def test_the_template_is_out_of_a_forked_judges_reach(judge, request):
     connected, folder, pids = printed.splitlines()
     assert connected.startswith("refused") and folder == "False", printed
     assert len(eval(pids)) <= 2, printed  # itself (under bubblewrap, bwrap's own init too)
+
+
+def test_a_judge_after_a_killed_one_still_withholds_what_the_kernel_says(judge):
+    """Issue 40, item 6: once a hidden test has handed the kernel an input, an error the
+    student's function raises shows only its built-in type, in this judge and the next."""
+    box, kc = judge
+    _student(kc, "class Kept(ValueError):\n    pass\n"
+                 "def fail(x):\n    raise Kept(f'kept {x}')\n")
+    cell = "try:\n    fail({x})\nexcept ValueError as error:\n    print(error)\n"
+    assert _printed(box.run(cell.format(x=1), "test_visible")) == "Kept: kept 1\n"
+    hidden = f"### BEGIN HIDDEN TESTS\n{cell.format(x=repr('SECRET'))}### END HIDDEN TESTS\n"
+    assert _printed(box.run(hidden, "test_hidden")) == f"{OWN_CLASS}: {WITHHELD}\n"
+    died = box.run("import os\nos._exit(3)\n", "test_exit")
+    assert died[-1]["ename"] == "JudgeError" and box.process is None
+    assert _printed(box.run(cell.format(x=2), "test_after")) == f"{OWN_CLASS}: {WITHHELD}\n"
+
+
+def test_a_cell_past_its_own_bound_fails_alone_and_the_next_one_runs(judge):
+    """Issue 40, item 7: calls each within their limit, too many of them for the cell's bound."""
+    box, kc = judge
+    _student(kc, "def slow(x):\n    import time\n    time.sleep(0.5)\n    return x\n")
+    box.cell_seconds = 2.0
+    started = time.monotonic()
+    outputs = box.run("for i in range(20):\n    assert slow(i) == i\n", "test_slow")
+    assert outputs == [error_output("TimeoutError", over_time(2.0))]
+    assert time.monotonic() - started < 8
+    assert box.run("assert slow(1) == 1\n", "test_next") == []

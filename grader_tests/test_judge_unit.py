@@ -20,7 +20,7 @@ from collections import Counter
 
 import pytest
 
-from course.grading.judge import in_kernel
+from course.grading.judge import core, in_kernel
 from course.grading.judge.core import (Judge, KernelFunction, Namespace, NotPlainValue,
                                        held_by_a_module, read_value, rebuilt_error, write_back)
 from course.grading.judge.kernel_link import KernelGone
@@ -98,6 +98,16 @@ class Hostile:
     def __repr__(self):
         raise SystemExit("a repr that ends the process")
 
+    __str__ = __format__ = __repr__
+
+
+class Named(type):
+    """A metaclass whose classes give any ``__name__`` asked of them."""
+
+    @property
+    def __name__(cls):
+        raise SystemExit("a name that ends the process")
+
 
 @pytest.mark.parametrize("v", [MyList([1]), MyStr("x"), Counter(a=1), 10 ** 4000 * 10 ** 4000,
                                Hostile(), type, print, (i for i in [1]), 1j, b"bytes"],
@@ -107,19 +117,20 @@ def test_anything_not_plain_is_refused_by_encode_and_named_by_encode_any(v):
         in_kernel.encode(v)
     tagged = in_kernel.encode_any(v)
     assert tagged["t"] == "other" and tagged["type"] == type(v).__name__
-    assert len(tagged["repr"]) <= 201
+    assert set(tagged) <= {"t", "type", "base"}  # nothing the value renders
 
 
-def test_cycles_depth_and_long_reprs_become_other():
+def test_cycles_depth_and_subclasses_become_other_with_their_plain_base():
     cycle = []
     cycle.append(cycle)
     deep = []
     for _ in range(in_kernel.MAX_DEPTH + 5):
         deep = [deep]
-    assert in_kernel.encode_any(cycle)["t"] == "other"
+    assert in_kernel.encode_any(cycle) == {"t": "other", "type": "list", "base": "list"}
     assert in_kernel.encode_any(deep)["t"] == "other"
-    assert in_kernel.encode_any(Hostile())["repr"] == "<unprintable>"
-    assert in_kernel.encode_any(MyStr("x" * 5000))["repr"].endswith("…")
+    assert in_kernel.encode_any(Hostile()) == {"t": "other", "type": "Hostile"}
+    assert in_kernel.encode_any(MyStr("x" * 5000)) == {"t": "other", "type": "MyStr", "base": "str"}
+    assert in_kernel.encode_any(Named("Secret", (), {})()) == {"t": "other", "type": "Secret"}
 
 
 MALFORMED = [None, 3, "int", [], {"v": 1}, {"t": 3, "v": 1}, {"t": "int", "v": "3"},
@@ -166,7 +177,8 @@ def test_nothing_the_kernel_sends_is_unpickled_imported_or_run(monkeypatch):
 
 def test_a_not_plain_value_names_its_type_and_refuses_every_use():
     got = read_value({"t": "other", "type": "Counter", "repr": "Counter({'a': 1})"})
-    assert type(got).__name__ == "Counter" and repr(got) == "Counter({'a': 1})"
+    assert type(got).__name__ == "Counter" and repr(got) == (
+        "<a Counter: the grader takes only plain values>")
     assert got != got and not (got == {"a": 1})
     for use in (len, bool, iter, list, lambda g: g[0], lambda g: 1 in g):
         with pytest.raises(TypeError, match="cannot read a Counter"):
@@ -174,12 +186,20 @@ def test_a_not_plain_value_names_its_type_and_refuses_every_use():
     hash(got)  # can still sit in a set or be a dict key of the test's own
 
 
-@pytest.mark.parametrize("name", ["os.system()", "__class__ ; import os", "", "x" * 500, 5, None])
-def test_a_hostile_type_name_cannot_name_the_graders_class(name):
+@pytest.mark.parametrize("name", ["os.system()", "__class__ ; import os", "", "x" * 500, 5, None,
+                                  "c0_c1_c2", "SECRET", ["Counter"]])
+def test_a_type_name_the_grader_does_not_list_is_never_shown(name):
+    """A class's name is the student's text (a recorder names one after a hidden input)."""
     got = read_value({"t": "other", "type": name, "repr": "r" * 1000})
-    assert isinstance(got, NotPlainValue)
-    assert type(got).__name__.isidentifier() and len(type(got).__name__) <= 60
-    assert len(repr(got)) <= 240
+    assert isinstance(got, NotPlainValue) and type(got).__name__ == "object"
+    assert repr(got) == "<an object of a type the grader does not take>"
+
+
+@pytest.mark.parametrize("base, shown", [("list", "list_subclass"), ("str", "str_subclass"),
+                                         ("SECRET", "object"), (["list"], "object")])
+def test_a_subclass_of_a_plain_type_is_named_by_its_base_only(base, shown):
+    got = read_value({"t": "other", "type": "SECRET", "base": base, "repr": "SECRET"})
+    assert type(got).__name__ == shown and "SECRET" not in repr(got)
 
 
 # --------------------------------------------------------------------------- in_kernel.handle
@@ -258,8 +278,8 @@ def test_handle_builds_the_arguments_a_test_sends():
 def test_an_answer_too_large_is_replaced_by_a_short_one(monkeypatch):
     monkeypatch.setattr(in_kernel, "MAX_REPLY", 1000)
     answer = _handle(_call("big"), {"big": lambda: "x" * 5000})
-    assert answer == {"value": {"t": "other", "type": "too large", "repr": answer["value"]["repr"]}}
-    assert isinstance(read_value(answer["value"]), NotPlainValue)
+    assert answer == {"value": {"t": "other", "type": "too large"}}
+    assert type(read_value(answer["value"])).__name__ == "too_large"
 
 
 def test_serve_answers_framed_requests_survives_garbage_and_ends_when_closed(tmp_path):
@@ -450,3 +470,56 @@ def test_a_kernel_that_is_gone_costs_the_cell_by_name(tmp_path):
 
     outputs = Judge(FakeLink(slow=gone), str(tmp_path)).run("slow(1)\n", "test_slow")
     assert outputs[-1]["ename"] == "KernelGone" and "30 s" in outputs[-1]["evalue"]
+
+
+# --------------------------------------------------------------------------- no kernel text once hidden inputs are in
+
+SECRET_ERROR = {"raised": "Kept_c0_c1_c2", "builtin": "ValueError", "message": "KEPT: ['c0 c1 c2']"}
+CELL = """
+def shown(*args):
+    try:
+        f(*args)
+    except ValueError as error:
+        print(repr(str(error)))
+shown(1)
+### BEGIN HIDDEN TESTS
+x = HIDDEN_VALUE
+### END HIDDEN TESTS
+shown(2)
+### BEGIN HIDDEN TESTS
+shown(3)
+### END HIDDEN TESTS
+shown(4)
+"""
+
+
+def _printed(outputs) -> list[str]:
+    return outputs[0]["text"].splitlines()
+
+
+def test_an_error_message_is_shown_only_until_a_hidden_test_hands_the_kernel_an_input(tmp_path):
+    """Issue 40, item 6: a function that records its inputs can raise them later, in its
+    message or as its class's name; after the first hidden call the judge shows neither."""
+    link = FakeLink(f=lambda payload: dict(SECRET_ERROR), HIDDEN_VALUE=value(1))
+    judge = Judge(link, str(tmp_path))
+    printed = _printed(judge.run(CELL, "test_secret"))
+    shown = repr("Kept_c0_c1_c2: KEPT: ['c0 c1 c2']")
+    withheld = repr(f"an exception class of your own: {core.WITHHELD}")
+    # a hidden fetch hands the kernel nothing; the hidden call (from a helper) does
+    assert printed == [shown, shown, withheld, withheld]
+    assert _printed(judge.run("shown(5)\n", "test_later")) == [withheld]  # and every cell after
+
+
+def test_a_builtin_exception_keeps_its_name_but_not_its_message():
+    error = rebuilt_error({"raised": "KeyError", "builtin": "KeyError", "message": "'c0 c1'"},
+                          reveal=False)
+    assert type(error) is KeyError and str(error) == repr(core.WITHHELD)
+    error = rebuilt_error({"raised": "IndexError", "builtin": "ValueError", "message": "c0"},
+                          reveal=False)
+    assert type(error) is ValueError and str(error) == f"IndexError: {core.WITHHELD}"
+
+
+def test_hidden_lines_are_nbgraders_delimited_region():
+    source = "a\n### BEGIN HIDDEN TESTS\nb\n### END HIDDEN TESTS\nc\n### BEGIN HIDDEN TESTS\nd"
+    assert core.hidden_lines(source) == {2, 3, 4, 6, 7}
+    assert core.hidden_lines("no hidden tests\n") == frozenset()

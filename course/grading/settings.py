@@ -53,6 +53,12 @@ class CourseSettings(Configurable):
         30, help="Seconds per cell (nbgrader's Execute.timeout); the slowest correct cell takes "
                  "well under 1. Tests shorten it.",
     ).tag(config=True, env="COURSE_CELL_TIMEOUT")
+    test_cell_seconds = Float(
+        30.0, help="Seconds one test cell may take in all, every call it makes to the student's "
+                   "functions together (each call also has its own limit); past it that cell "
+                   "fails, saying so, the call in flight is stopped and the student keeps every "
+                   "other cell's points. Tests shorten it.",
+    ).tag(config=True, env="COURSE_TEST_CELL_SECONDS")
     startup_timeout = Int(
         60, help="Seconds a kernel may take to answer at start (Execute.startup_timeout; the "
                  "sandbox's answers in about 1); one that does not is killed and the student is "
@@ -117,6 +123,10 @@ class CourseSettings(Configurable):
     @default("cell_timeout")
     def _cell_timeout(self):
         return self._from_environment("cell_timeout")
+
+    @default("test_cell_seconds")
+    def _test_cell_seconds(self):
+        return self._from_environment("test_cell_seconds")
 
     @default("startup_timeout")
     def _startup_timeout(self):

@@ -9,6 +9,12 @@ raised there. The checks, the expected values and the verdict stay with the judg
 can only say what its functions returned, which is exactly what it could have done honestly.
 No receipt is needed: a cell passes when the judge ran it to its end, and nothing the kernel
 sends can make that happen.
+
+What a failed check quotes is only what the judge rebuilt from the kernel's tagged data, never a
+text the kernel rendered: a value that is not plain is named from the judge's own list of type
+names (``SHOWN_TYPES``), and once a hidden test has handed the kernel an input (``HiddenCalls``)
+an error the student's function raises is shown by its built-in type only, never by its message
+or its class's own name (a function that records its inputs could put them there).
 """
 import ast
 import base64
@@ -25,14 +31,33 @@ from course.grading.judge import in_kernel
 from course.grading.judge.kernel_link import KernelGone  # noqa: F401  (what a test sees when the kernel is gone)
 
 
+# Names a value that is not plain may be shown by (a class's name is the student's own text).
+SHOWN_TYPES = frozenset({
+    "bytes", "bytearray", "complex", "range", "slice", "memoryview", "generator", "coroutine",
+    "map", "filter", "zip", "enumerate", "reversed", "dict_keys", "dict_values", "dict_items",
+    "list_iterator", "tuple_iterator", "str_ascii_iterator", "str_iterator", "set_iterator",
+    "range_iterator", "dict_keyiterator", "function", "builtin_function_or_method", "method",
+    "type", "module", "NotImplementedType", "ellipsis", "Counter", "OrderedDict", "defaultdict",
+    "deque", "ChainMap", "Decimal", "Fraction", "date", "datetime", "Path", "PosixPath",
+    "Match", "Pattern", "ndarray", "int64", "int32", "float64", "float32", "bool_", "str_",
+    "DataFrame", "Series", "Encoding", "Figure", "Axes"})
+PLAIN_TYPES = frozenset({"bool", "int", "str", "None", "float", "list", "tuple", "set",
+                         "frozenset", "dict"})
+WITHHELD = ("(its message is left out: hidden tests had handed your functions their inputs "
+            "by then)")
+OWN_CLASS = "an exception class of your own"
+HIDDEN_BEGIN, HIDDEN_END = "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"  # nbgrader's delimiters
+
+
 class NotPlainValue:
     """What the grader holds for a value the kernel could not send as plain data.
 
     It equals nothing, has no length and cannot be iterated, so a check on it fails with a
-    message naming its type (a subclass per type name keeps ``describe``'s "(type X)").
+    message naming its type (a subclass per type name keeps ``describe``'s "(type X)"). Its
+    name and text are the grader's own, never the kernel's.
     """
 
-    def __init__(self, type_name: str, text: str):
+    def __init__(self, text: str):
         self._text = text
 
     def __repr__(self):
@@ -49,10 +74,23 @@ class NotPlainValue:
         return False
 
 
+def refused(name: str, text: str) -> NotPlainValue:
+    """A ``NotPlainValue`` of the class ``name`` that shows as ``text`` (both the grader's)."""
+    return type(name, (NotPlainValue,), {})(text)
+
+
 def not_plain(data: dict) -> NotPlainValue:
-    name = str(data.get("type", "object"))[:60]
-    kind = type(name if name.isidentifier() else "object", (NotPlainValue,), {})
-    return kind(name, str(data.get("repr", ""))[:240])
+    """What the grader holds for the kernel's ``other`` tag: named only from its own lists."""
+    name, base = data.get("type"), data.get("base")
+    if type(name) is str and name in SHOWN_TYPES:
+        article = "an" if name[0] in "aeiouAEIOU" else "a"
+        return refused(name, f"<{article} {name}: the grader takes only plain values>")
+    if name == "too large":
+        return refused("too_large", "<a value too large to hand to the grader>")
+    if type(base) is str and base in PLAIN_TYPES:
+        return refused(f"{base}_subclass", f"<an object of a subclass of {base}: the grader "
+                                           f"takes only a plain {base}>")
+    return refused("object", "<an object of a type the grader does not take>")
 
 
 def read_value(data):
@@ -62,29 +100,66 @@ def read_value(data):
     try:
         return in_kernel.decode(data)
     except (ValueError, TypeError, RecursionError):  # malformed, or an unhashable set item
-        return not_plain({"type": "malformed value", "repr": "the kernel sent a malformed value"})
+        return refused("malformed_value", "<the kernel sent a malformed value>")
+
+
+def hidden_lines(source: str) -> frozenset[int]:
+    """The line numbers of ``source`` (from 1) inside its hidden tests, delimiters included."""
+    lines, inside = set(), False
+    for number, line in enumerate(source.splitlines(), 1):
+        if HIDDEN_BEGIN in line:
+            inside = True
+        if inside:
+            lines.add(number)
+        if HIDDEN_END in line:
+            inside = False
+    return frozenset(lines)
+
+
+class HiddenCalls:
+    """Whether the kernel has been handed a hidden test's input (in this notebook, ever).
+
+    From then on any text the kernel makes may carry one, so the judge shows none: not an
+    error's message, not its class's own name (values it hands back are data, and shown).
+    A call counts as hidden when any frame of the test code that makes it stands on a hidden
+    line (a helper the cell defined, called from its hidden part, too).
+    """
+
+    def __init__(self, seen: bool = False):
+        self.seen, self._lines = seen, {}
+
+    def add(self, filename: str, source: str) -> None:
+        self._lines[filename] = hidden_lines(source)
+
+    def note_call(self) -> None:
+        frame = sys._getframe(1)
+        while frame is not None and not self.seen:
+            self.seen = frame.f_lineno in self._lines.get(frame.f_code.co_filename, ())
+            frame = frame.f_back
 
 
 class KernelFunction:
     """A function the student defined: calling it runs it in the kernel on plain inputs."""
 
-    def __init__(self, link, name: str, sources: dict):
+    def __init__(self, link, name: str, sources: dict, hidden: HiddenCalls | None = None):
         self._link, self._sources = link, sources
+        self._hidden = HiddenCalls() if hidden is None else hidden
         self.__name__ = self.__qualname__ = name
 
     def __repr__(self):
         return f"<your function {self.__name__}>"
 
     def __call__(self, *args, **kwargs):
-        answer = self._link.ask({"op": "call", "name": self.__name__,
-                                 "args": [self._send(a) for a in args],
-                                 "kwargs": {k: self._send(v) for k, v in kwargs.items()}})
+        request = {"op": "call", "name": self.__name__, "args": [self._send(a) for a in args],
+                   "kwargs": {k: self._send(v) for k, v in kwargs.items()}}
+        self._hidden.note_call()
+        answer = self._link.ask(request)
         for sent, after in zip(args, answer.get("args_after") or []):
             write_back(sent, read_value(after))
         if answer.get("missing"):
             raise NameError(f"name {self.__name__!r} is not defined")
         if "raised" in answer:
-            raise rebuilt_error(answer)
+            raise rebuilt_error(answer, reveal=not self._hidden.seen)
         if "value" not in answer:
             raise RuntimeError(f"{self.__name__} handed back nothing (the kernel sent no result)")
         return read_value(answer["value"])
@@ -188,12 +263,21 @@ def held_by_a_module(value) -> bool:
     return False
 
 
-def rebuilt_error(answer: dict) -> BaseException:
-    """The error the student's function raised, as the nearest built-in exception."""
+def rebuilt_error(answer: dict, reveal: bool = True) -> BaseException:
+    """The error the student's function raised, as the nearest built-in exception.
+
+    With ``reveal=False`` (the kernel has seen a hidden input) its message is left out, and so
+    is its class's name unless that names a built-in exception.
+    """
     base = getattr(builtins, str(answer.get("builtin")), None)
     if not (isinstance(base, type) and issubclass(base, Exception)):
         base = RuntimeError
     raised, message = str(answer.get("raised"))[:80], str(answer.get("message", ""))
+    if not reveal:
+        known = getattr(builtins, raised, None)
+        if not (isinstance(known, type) and issubclass(known, BaseException)):
+            raised = OWN_CLASS
+        message = WITHHELD
     return base(message if raised == base.__name__ else f"{raised}: {message}")
 
 
@@ -205,9 +289,10 @@ class Namespace(dict):
     between may change them. Built-ins are never asked: a student's ``len`` is not ours.
     """
 
-    def __init__(self, link, sources: dict):
+    def __init__(self, link, sources: dict, hidden: HiddenCalls | None = None):
         super().__init__(__builtins__=builtins, __name__="__judge__")
         self._link, self._sources, self._asked = link, sources, set()
+        self._hidden = HiddenCalls() if hidden is None else hidden
 
     def forget_kernel_names(self):
         for name in self._asked:
@@ -223,7 +308,7 @@ class Namespace(dict):
             raise KeyError(name)
         answer = self._link.ask({"op": "fetch", "name": name})
         if answer.get("callable"):
-            value = KernelFunction(self._link, name, self._sources)
+            value = KernelFunction(self._link, name, self._sources, self._hidden)
         elif "value" in answer:
             value = read_value(answer["value"])
         else:
@@ -248,12 +333,14 @@ class Judge:
 
     def __init__(self, link, folder: str):
         self.link, self.folder, self.sources = link, folder, {}
-        self.namespace = Namespace(link, self.sources)
+        self.hidden = HiddenCalls()
+        self.namespace = Namespace(link, self.sources, self.hidden)
 
     def run(self, source: str, name: str) -> list[dict]:
         """The outputs of one test cell: what it printed, then its error if it failed."""
         filename = f"<test {name}>"
         self.sources[filename] = source
+        self.hidden.add(filename, source)
         self.namespace.forget_kernel_names()
         printed = io.StringIO()
         error = None

@@ -15,6 +15,11 @@ reads, and ends with ``done`` and the cell's outputs (what it printed, its error
 are all the grader takes from the judge: it rebuilds them as plain strings, capped. A check
 whose own time limit ends a call sends ``cancel``: the grader stops the call (interrupting the
 kernel) and answers ``cancelled``, so the two sides never read each other's frames out of turn.
+
+A test cell has a time bound of its own, all its calls together (``cell_seconds``): past it the
+grader stops the call in flight, ends the judge and fails that cell alone, saying so. ``run`` and
+``done`` also carry whether the kernel has been handed a hidden test's input (``after_hidden``,
+``hidden_seen``), so a judge that follows a killed one withholds the kernel's texts as it did.
 """
 import json
 import logging
@@ -29,6 +34,7 @@ import time
 from pathlib import Path
 
 from course.grading.judge import in_kernel
+from course.grading.judge.core import HIDDEN_BEGIN
 
 from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.judge.kernel_link import KernelGone
@@ -54,6 +60,16 @@ log = logging.getLogger(__name__)
 
 class JudgeFailed(RuntimeError):
     """The judge's process ended, hung or broke the protocol: the cell could not be judged."""
+
+
+class OverTime(Exception):
+    """A test cell ran past its own time bound (all its calls together)."""
+
+
+def over_time(seconds: float) -> str:
+    """What a student reads for a test cell that ran past ``seconds`` in all."""
+    return (f"this test took longer than {seconds:g} s in all (every call to your functions "
+            "together), so it was stopped; your other tests are graded as usual")
 
 
 # --- frames, both sides -------------------------------------------------------------------
@@ -105,43 +121,66 @@ class JudgeSandbox:
     cell's time limit is killed: that cell fails, by name, and the next cell gets a new judge.
     """
 
-    def __init__(self, link, folder: str, timeout: float, sandboxed: bool | None = None):
+    def __init__(self, link, folder: str, timeout: float, sandboxed: bool | None = None,
+                 cell_seconds: float | None = None):
         self.link, self.folder, self.timeout = link, Path(folder).resolve(), timeout
+        self.cell_seconds = cell_seconds or cell_bound()
         self.sandboxed = sandbox_enabled() if sandboxed is None else sandboxed
         self.process: subprocess.Popen | None = None
         self._errors = None
+        self.after_hidden = False  # whether the kernel has been handed a hidden test's input
 
     def run(self, source: str, name: str) -> list[dict]:
-        """The outputs of one test cell: what it printed, then its error if it failed."""
+        """The outputs of one test cell: what it printed, then its error if it failed; a cell
+        still running ``cell_seconds`` after it started fails, by that alone."""
+        deadline = time.monotonic() + self.cell_seconds
         try:
             if self.process is None:
                 self._start()
-            write_frame(self.process.stdin.fileno(), {"op": "run", "source": source, "name": name})
+            write_frame(self.process.stdin.fileno(), {"op": "run", "source": source, "name": name,
+                                                      "after_hidden": self.after_hidden})
             while True:
                 message = read_frame(self.process.stdout.fileno(),
-                                     time.monotonic() + self.timeout)
+                                     min(time.monotonic() + self.timeout, deadline))
                 if message.get("op") == "done":
+                    self.after_hidden = self.after_hidden or message.get("hidden_seen") is True
                     return clean_outputs(message.get("outputs"))
                 if message.get("op") == "cancel":  # its answer crossed the judge's cancel
                     write_frame(self.process.stdin.fileno(), {"cancelled": True})
                     continue
                 if message.get("op") != "ask" or type(message.get("payload")) is not dict:
                     raise JudgeFailed("the judge sent something it should not")
-                write_frame(self.process.stdin.fileno(), self._forward(message))
-        except (JudgeFailed, OSError) as failure:
-            log.warning("the judge of %s failed at %s: %s%s", self.folder, name, failure,
-                        self._said())
+                write_frame(self.process.stdin.fileno(), self._forward(message, deadline))
+        except (OverTime, JudgeFailed, OSError) as failure:
+            # Whatever the cell handed the kernel before it ended may have been hidden.
+            self.after_hidden = self.after_hidden or HIDDEN_BEGIN in source
+            if self.process is not None and time.monotonic() >= deadline:
+                self.process.kill()  # no grace: the worker moves on now
             self.close()
             self.link.end()  # a call it left half answered must not reach the next cell
+            if isinstance(failure, OverTime) or time.monotonic() >= deadline:
+                log.warning("%s at %s took longer than %g s in all", self.folder, name,
+                            self.cell_seconds)
+                return [error_output("TimeoutError", over_time(self.cell_seconds))]
+            log.warning("the judge of %s failed at %s: %s%s", self.folder, name, failure,
+                        self._said())
             return [error_output("JudgeError", f"the test cell could not be judged: {failure}")]
 
-    def _forward(self, message: dict) -> dict:
-        """The kernel's answer to the judge's request, as text the grader does not read."""
+    def _forward(self, message: dict, deadline: float) -> dict:
+        """The kernel's answer to the judge's request, as text the grader does not read; the
+        call gets no longer than what is left of the cell's time (OverTime past it)."""
         timeout = message.get("timeout")
         timeout = timeout if type(timeout) in (int, float) and 0 < timeout <= 3600 else None
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise OverTime()
         try:
-            return {"answer": self.link.ask_text(message["payload"], timeout, self._cancelled)}
+            return {"answer": self.link.ask_text(message["payload"],
+                                                 min(timeout or self.timeout, left),
+                                                 self._cancelled)}
         except KernelGone as gone:
+            if time.monotonic() >= deadline:  # the link has stopped the call already
+                raise OverTime() from None
             return {"gone": str(gone)}
         except Exception as error:  # what the kernel sent is not text: the call fails, by name
             return {"gone": f"{type(error).__name__}: {error}"[:500]}
@@ -218,6 +257,13 @@ def sandbox_enabled() -> bool:
     from course.grading.settings import CourseSettings
 
     return CourseSettings().sandboxed()
+
+
+def cell_bound() -> float:
+    """A test cell's own time bound, as the course's settings (COURSE_TEST_CELL_SECONDS) say."""
+    from course.grading.settings import CourseSettings
+
+    return CourseSettings().test_cell_seconds
 
 
 def outside_ids() -> tuple[int, int]:
@@ -327,5 +373,6 @@ def serve() -> None:
             request = read_frame(fd_in)
         except JudgeFailed:
             return
+        judge.hidden.seen = judge.hidden.seen or request.get("after_hidden") is True
         outputs = judge.run(str(request.get("source", "")), str(request.get("name", "test")))
-        write_frame(fd_out, {"op": "done", "outputs": outputs})
+        write_frame(fd_out, {"op": "done", "outputs": outputs, "hidden_seen": judge.hidden.seen})

@@ -113,8 +113,10 @@ class GradingExecute(Execute):
                             restart=self._restart_between_cells,
                             alive=run_sync(self.km.is_alive))
                 folder = resources.get("metadata", {}).get("path") or "."
+                settings = CourseSettings(config=self.config)
                 self._judge = JudgeSandbox(link, folder, timeout=self.timeout or 30,
-                                           sandboxed=CourseSettings(config=self.config).sandboxed())
+                                           sandboxed=settings.sandboxed(),
+                                           cell_seconds=settings.test_cell_seconds)
             outputs = self._judge.run(cell.source, grade_id(cell))
             cell.outputs = [nbformat.from_dict(o) for o in outputs]
             cell.execution_count = None
