@@ -18,6 +18,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -40,7 +41,7 @@ RACER = '''
     R["list_runtime"] = err(lambda: os.listdir(folder))
     R["plant"] = err(lambda: open(folder + "/planted", "w").close())
     if os.fork() == 0:  # outlives the cell: races the grader while the test cells are judged
-        record = {{"seen": [], "swaps": {{}}, "rounds": 0, "notify": {{}}}}
+        record = {{"seen": [], "swaps": {{}}, "rounds": 0, "notify": {{}}, "first": time.time()}}
         signal.pthread_sigmask(signal.SIG_BLOCK, {{signal.SIGIO}})
         for where in (folder, folder + "/sockets"):  # told of each new name, as it comes
             def notify():
@@ -51,7 +52,6 @@ RACER = '''
         known = {{folder + "/kernel.json", folder + "/lock"}}
         kernel = os.getppid()
         deadline = time.monotonic() + 120
-        last = 0.0
         while time.monotonic() < deadline and os.getppid() == kernel:
             signal.sigtimedwait({{signal.SIGIO}}, 0.02)
             names = set(known)
@@ -69,11 +69,10 @@ RACER = '''
                     os.rename(path + ".swap", path)
                 record["swaps"][path] = err(swap)
             record["rounds"] += 1
-            if time.monotonic() - last > 0.2:
-                last = time.monotonic()
-                with open("race.tmp", "w") as out:
-                    json.dump(record, out)
-                os.replace("race.tmp", "race.json")
+            record["last"] = time.time()
+            with open("race.tmp", "w") as out:
+                json.dump(record, out)
+            os.replace("race.tmp", "race.json")
         os._exit(0)
 '''
 
@@ -130,10 +129,34 @@ def _graded(tmp_path_factory):
     for student, nb in students.items():
         (root / "submitted" / student / A1).mkdir(parents=True)
         nbformat.write(nb, root / "submitted" / student / A1 / NAME)
-    outcomes = batch.grade(A1, root, jobs=2, budget=300, feedback=True,
-                           settings={"Execute": {"timeout": 30}}, progress=lambda *a, **k: None)
+    watching, judged = threading.Event(), {}
+    watcher = threading.Thread(target=_watch_judge_sockets, args=(watching, judged), daemon=True)
+    watcher.start()
+    try:
+        outcomes = batch.grade(A1, root, jobs=2, budget=300, feedback=True,
+                               settings={"Execute": {"timeout": 30}},
+                               progress=lambda *a, **k: None)
+    finally:
+        watching.set()
+        watcher.join()
     return dict(root=root, outcomes={o.student_id: o for o in outcomes}, victim=victim,
-                token=token)
+                token=token, judged=judged)
+
+
+def _watch_judge_sockets(stop: threading.Event, judged: dict) -> None:
+    """Note when each judge's socket is seen in a runtime folder (folder -> [time seen]): the
+    proof that the racing child was running while the grader made them."""
+    base = runtime.base()
+    while not stop.is_set():
+        for folder in os.listdir(base):
+            try:
+                names = os.listdir(base / folder)
+            except OSError:
+                continue
+            for name in names:
+                if name.startswith("judge-"):
+                    judged.setdefault(folder, {}).setdefault(name, time.time())
+        time.sleep(0.002)
 
 
 def test_every_student_keeps_full_marks(graded):
@@ -152,7 +175,9 @@ def test_a_link_swapped_in_the_runtime_folder_never_gets_roots_chmod(graded):
     import json
 
     raced = json.loads(race.read_text())
-    assert raced["rounds"] > 20, raced["rounds"]  # it raced all along the judging
+    made = [seen for folder in record["runtime"]
+            for seen in graded["judged"].get(Path(folder).name, {}).values()]
+    assert any(raced["first"] < seen < raced["last"] for seen in made), (raced, made)
     assert raced["swaps"], "it tried no swap, so this proves nothing"
     assert all(result != "ok" for result in raced["swaps"].values()), raced["swaps"]
     victim = graded["victim"]
