@@ -263,7 +263,7 @@ def test_a_worker_killed_past_its_budget_leaves_no_folder_or_mount():
 HOLDER = '''
 import sys, time
 from course.grading.sandbox import runtime
-folder = runtime.Folder.make(sys.argv[1], 0o711 if sys.argv[1] == "kernel-" else 0o700)
+folder = runtime.Folder.make(sys.argv[1])
 if sys.argv[1] == "kernel-":
     folder.make_sockets()
     open(folder.sockets / "left", "w").write("what a killed grader's kernel wrote")

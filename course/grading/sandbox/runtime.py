@@ -1,7 +1,8 @@
 """A kernel's runtime folder, where the grader and the kernel meet, laid out so that root never
 acts by path in a place the kernel can write (docs/sandbox.md, "No lent rights"):
 
-    <base>/kernel-XXXX/   the grader's own (0711): the kernel may walk through it, never write
+    <base>/kernel-XXXX/   the grader's own (0710, its group the kernel's): the kernel may walk
+                          through it, never list or write it
         lock              flock'ed by the grading process for as long as the folder is in use
         kernel.json       the connection file (handed to the kernel's uid, to read)
         judge-<hex>       the judge's sockets: bound and made connectable by the grader
@@ -46,7 +47,7 @@ class Folder:
         self.path, self._lock = path, lock
 
     @classmethod
-    def make(cls, prefix: str = "kernel-", mode: int = 0o711) -> "Folder":
+    def make(cls, prefix: str = "kernel-", mode: int = 0o700) -> "Folder":
         path = Path(tempfile.mkdtemp(prefix=prefix, dir=base()))
         folder = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
         try:
@@ -94,9 +95,12 @@ class Folder:
 
 def hand_over(runtime: Path, uid: int, gid: int) -> None:
     """As root, before the kernel exists: give its uid the connection file (to read) and the
-    sockets folder (to bind in). The folder itself stays the grader's."""
+    sockets folder (to bind in), and its group the way through the folder, which stays the
+    grader's."""
     folder = os.open(runtime, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     try:
+        os.fchown(folder, -1, gid)
+        os.fchmod(folder, 0o710)
         for name, flags in (("kernel.json", os.O_RDONLY), (SOCKETS, os.O_RDONLY | os.O_DIRECTORY)):
             fd = os.open(name, flags | os.O_NOFOLLOW, dir_fd=folder)
             try:

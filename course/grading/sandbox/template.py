@@ -234,7 +234,7 @@ class Template:
 
         from course.grading.sandbox.runtime import Folder
 
-        self._own = Folder.make("template-", 0o700)  # locked while this worker lives
+        self._own = Folder.make("template-")  # locked while this worker lives
         self.folder = self._own.path
         env = template_environment()
         errors = open(self.log, "a") if self.log else subprocess.DEVNULL  # its tracebacks
@@ -509,7 +509,7 @@ class Mother:
         """``count`` templates, asked for now (each is forked once the mother is warm)."""
         from course.grading.sandbox.runtime import Folder
 
-        born = [Born(self, Folder.make("template-", 0o700)) for _ in range(count)]
+        born = [Born(self, Folder.make("template-")) for _ in range(count)]
         try:
             self.process.stdin.write("".join(f"{b.folder}\n" for b in born).encode())
         except OSError:
