@@ -70,8 +70,9 @@ class Link:
         info = km.get_connection_info()
         # a sandboxed kernel's runtime folder holds its connection file (the kernel binds its
         # own sockets in a folder of its own below: ``sandbox.runtime``)
-        self.folder = (Path(km.connection_file).parent if info.get("transport") == "ipc"
-                       else Path(tempfile.mkdtemp(prefix="judge-")))
+        self._made = info.get("transport") != "ipc"  # a folder of its own, removed on close
+        self.folder = (Path(tempfile.mkdtemp(prefix="judge-")) if self._made
+                       else Path(km.connection_file).parent)
         self.client = BlockingKernelClient()
         self.client.load_connection_info(info)
         self.client.start_channels(iopub=False, stdin=False, hb=False, control=False)
@@ -81,6 +82,12 @@ class Link:
     def close(self):
         self.end()
         self.client.stop_channels()
+        if self._made:  # empty: each socket is unlinked once the kernel has connected
+            try:
+                os.rmdir(self.folder)
+            except OSError:
+                pass
+            self._made = False
 
     def ask(self, payload: dict, timeout: float | None = None) -> dict:
         """One request; the kernel's answer as a dict (``{}`` when it handed back nothing)."""
