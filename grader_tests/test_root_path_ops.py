@@ -389,3 +389,49 @@ def test_the_grader_acts_on_no_path_a_kernel_can_write(tmp_path, monkeypatch):
             assert (isinstance(flags, int) and flags & os.O_NOFOLLOW
                     or not cwd.startswith((sockets, "/proc/"))), (event, args, cwd)
     assert any(p.startswith(str(folder)) for _, p in named), "the hook saw nothing of the folder"
+
+
+def test_a_restarted_kernel_gets_a_fresh_sockets_folder(tmp_path, monkeypatch):
+    """What the kernel left in its sockets folder (a file, a link to a host file) goes with the
+    old mount: its successor binds in an empty one, and the grader never unlinks a name there."""
+    require("bwrap", bwrap_found(), "the kernel runs in the sandbox")
+    import asyncio
+
+    from jupyter_client.blocking import BlockingKernelClient
+
+    from course.grading.sandbox import kernel as sandbox_kernel
+    from course.grading.sandbox.kernel_manager import BoundedKernelManager
+    from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET
+
+    monkeypatch.delenv(COURSE_TEMPLATE_SOCKET, raising=False)
+    monkeypatch.setenv("JUPYTER_PATH", sandbox_kernel.KERNELSPEC_PATH)
+    loop = asyncio.new_event_loop()
+    km = BoundedKernelManager(kernel_name="course-sandbox")
+    loop.run_until_complete(km.start_kernel(cwd=str(tmp_path)))
+    folder = Path(km.connection_file).parent
+    sockets = folder / runtime.SOCKETS
+
+    def run(code: str) -> None:
+        kc = BlockingKernelClient()
+        kc.load_connection_info(km.get_connection_info())
+        kc.start_channels()
+        try:
+            kc.wait_for_ready(timeout=60)
+            reply = kc.execute_interactive(code, timeout=30)
+            assert reply["content"]["status"] == "ok", reply
+        finally:
+            kc.stop_channels()
+
+    try:
+        run(f"import os\nopen({str(sockets / 'left')!r}, 'w').write('x')\n"
+            f"os.symlink('/etc/shadow', {str(sockets / 'kernel-9')!r})")
+        before = [m for m in _mounts_under(folder)]
+        assert before == [str(sockets)] and (sockets / "left").is_file()
+        loop.run_until_complete(km.restart_kernel(now=True))
+        assert not (sockets / "left").exists() and not os.path.lexists(sockets / "kernel-9")
+        assert _mounts_under(folder) == [str(sockets)], _mounts_under(folder)
+        run("print('alive again')")
+    finally:
+        loop.run_until_complete(km.shutdown_kernel(now=True))
+        loop.close()
+    assert not folder.exists() and _mounts_under(folder) == []
