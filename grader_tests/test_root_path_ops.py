@@ -98,6 +98,21 @@ FILLER = '''
     R["sockets_owner"] = os.stat(sockets).st_uid
 '''
 
+MOVER = '''
+    import os
+    wd = os.getcwd()
+    parts = wd.split("/")
+    R["moved"] = {{}}
+    for depth in range(2, len(parts)):  # each folder above its own, from the top down
+        above = "/".join(parts[:depth])
+        R["moved"][above] = err(lambda: os.rename(above, above + "-moved"))
+        if R["moved"][above] == "ok":  # the bring-back's way in now ends in a link
+            os.makedirs(os.path.dirname(wd))
+            os.symlink("{victim_folder}", wd)
+            break
+    os.write(2, ("MOVED=" + repr(sorted(R["moved"].values(), key=str)) + "\\n").encode())
+'''
+
 STUDENTS = ("racer", "filler", "reference")
 
 
@@ -108,7 +123,7 @@ def graded(tmp_path_factory, request):
     kept = os.environ.get("COURSE_WARM_KERNELS")
     os.environ["COURSE_WARM_KERNELS"] = "1" if request.param == "warm" else "0"
     try:
-        yield _graded(tmp_path_factory)
+        yield dict(_graded(tmp_path_factory), path=request.param)
     finally:
         if kept is None:
             os.environ.pop("COURSE_WARM_KERNELS")
@@ -122,10 +137,11 @@ def _graded(tmp_path_factory):
     victim = tmp_path_factory.mktemp("victim") / "root-only"
     victim.write_text(f"root's secret {token}\n")
     victim.chmod(0o600)
-    fill = dict(base=runtime.base(), victim=victim)
+    fill = dict(base=runtime.base(), victim=victim, victim_folder=victim.parent)
     students = {"reference": submission(A1),
                 "racer": appended({"understanding": attack(RACER, **fill)}),
-                "filler": appended({"understanding": attack(FILLER, **fill)})}
+                "filler": appended({"understanding": attack(FILLER, **fill)}),
+                "mover": appended({"understanding": attack(MOVER, **fill)})}
     for student, nb in students.items():
         (root / "submitted" / student / A1).mkdir(parents=True)
         nbformat.write(nb, root / "submitted" / student / A1 / NAME)
@@ -191,6 +207,19 @@ def test_nothing_of_the_file_reaches_the_feedback(graded):
         for path in folder.rglob("*"):
             if path.is_file():
                 assert graded["token"] not in path.read_text(errors="replace"), path
+
+
+def test_the_bring_back_follows_no_link_on_its_way_into_the_sandbox(graded):
+    """The kernel tries to move each folder above its submission's copy (in its own ``/tmp``
+    when the course root is there) and to put a link to a root-only host folder in its place.
+    The course root is a read-only mount in its sandbox, so each move fails; and were one to
+    succeed, the bring-back walks in with no link followed: nothing of that folder comes back
+    (test_nothing_of_the_file_reaches_the_feedback looks for its content there too)."""
+    log = (graded["root"] / "logs" / f"{A1}.log").read_text()
+    said = [line.split("MOVED=", 1)[1].strip() for line in log.splitlines() if "MOVED=" in line]
+    assert said, "the mover never said how it fared"
+    copied = graded["root"] / "autograded" / "mover" / A1 / graded["victim"].name
+    assert not copied.exists()
 
 
 def test_the_kernels_runtime_folder_is_bounded_and_the_rest_read_only(graded):
