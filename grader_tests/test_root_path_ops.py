@@ -8,8 +8,11 @@ as root as CI grades, on the warm and the cold path.
   runtime folder: the file must keep its mode and content, and nothing of it may reach the
   student's feedback.
 * *filler*: writes into its runtime folder past its bounds (size, inodes) and beside it.
+* *mover*: moves a folder above its submission's copy and leaves a link to a root-only host
+  folder in its place, for the bring-back to follow.
 * a grading worker killed past its budget leaves nothing behind (folder, mount); a dead
-  grader's folders are swept by the next, a live grader's never.
+  grader's folders are swept by the next, a live grader's never; a restarted kernel gets a
+  fresh sockets folder.
 * an audit hook lists every path the grader's own process acts on while it runs a kernel and
   judges it: none lies in a folder the kernel can write.
 """
