@@ -16,6 +16,7 @@ as root as CI grades, on the warm and the cold path.
 * an audit hook lists every path the grader's own process acts on while it runs a kernel and
   judges it: none lies in a folder the kernel can write.
 """
+import errno
 import os
 import secrets
 import signal
@@ -64,8 +65,8 @@ RACER = '''
                 except OSError:
                     pass
             for path in names:
-                if path in record["swaps"] or path.rsplit("/", 1)[1].startswith("kernel-"):
-                    continue  # (its own ZeroMQ sockets: it would only cut its own line)
+                if path in record["swaps"]:
+                    continue
                 record["seen"].append(path)
                 def swap(path=path):
                     os.symlink("{victim}", path + ".swap")
@@ -88,7 +89,8 @@ FILLER = '''
             out.write(b"x" * (4 * 1024 * 1024))
     R["big"] = err(big)
     R["big_kept"] = os.path.getsize(sockets + "/big") if os.path.exists(sockets + "/big") else 0
-    os.remove(sockets + "/big")
+    if os.path.exists(sockets + "/big"):
+        os.remove(sockets + "/big")
     made = 0
     def many():
         nonlocal made
@@ -225,10 +227,10 @@ def test_the_bring_back_follows_no_link_on_its_way_into_the_sandbox(graded):
     assert not copied.exists()
 
 
-def test_the_kernels_runtime_folder_is_bounded_and_the_rest_read_only(graded):
+def test_the_kernels_runtime_folder_is_read_only_to_it_once_it_runs(graded):
     record = attack_record(graded["root"], graded["outcomes"], "filler")
-    assert record["big"] != "ok" and record["big_kept"] <= runtime.SOCKETS_BYTES, record
-    assert record["many"] != "ok" and record["made"] < runtime.SOCKETS_INODES, record
+    assert record["big"] == record["many"] == errno.EROFS, record  # sealed once bound
+    assert record["big_kept"] == 0 and record["made"] == 0, record
     assert record["beside"] != "ok", record
     assert record["sockets_owner"] == 65534, record  # nobody: its own uid outside
 
@@ -423,9 +425,11 @@ def test_the_grader_acts_on_no_path_a_kernel_can_write(tmp_path, monkeypatch):
     assert any(p.startswith(str(folder)) for _, p in named), "the hook saw nothing of the folder"
 
 
-def test_a_restarted_kernel_gets_a_fresh_sockets_folder(tmp_path, monkeypatch):
-    """What the kernel left in its sockets folder (a file, a link to a host file) goes with the
-    old mount: its successor binds in an empty one, and the grader never unlinks a name there."""
+def test_a_restarted_kernel_gets_a_fresh_sealed_sockets_folder(tmp_path, monkeypatch):
+    """The sockets folder is read-only to the kernel once it has bound its sockets (so no name
+    the grader's ZeroMQ clients connect to, again after a dropped connection, can become a
+    link); a restarted kernel binds in a fresh tmpfs, sealed in turn, and the grader never
+    unlinks a name there."""
     require("bwrap", bwrap_found(), "the kernel runs in the sandbox")
     import asyncio
 
@@ -442,28 +446,59 @@ def test_a_restarted_kernel_gets_a_fresh_sockets_folder(tmp_path, monkeypatch):
     loop.run_until_complete(km.start_kernel(cwd=str(tmp_path)))
     folder = Path(km.connection_file).parent
     sockets = folder / runtime.SOCKETS
+    swap = (f"import os\n"
+            f"os.symlink('/etc/shadow', {str(sockets / 'shell.swap')!r})\n")
 
-    def run(code: str) -> None:
+    def run(code: str) -> dict:
         kc = BlockingKernelClient()
         kc.load_connection_info(km.get_connection_info())
         kc.start_channels()
         try:
             kc.wait_for_ready(timeout=60)
-            reply = kc.execute_interactive(code, timeout=30)
-            assert reply["content"]["status"] == "ok", reply
+            return kc.execute_interactive(code, timeout=30)["content"]
         finally:
             kc.stop_channels()
 
+    old = None
     try:
-        run(f"import os\nopen({str(sockets / 'left')!r}, 'w').write('x')\n"
-            f"os.symlink('/etc/shadow', {str(sockets / 'kernel-9')!r})")
-        before = [m for m in _mounts_under(folder)]
-        assert before == [str(sockets)] and (sockets / "left").is_file()
+        assert _mounts_under(folder) == [str(sockets)]
+        old = os.open(sockets, os.O_PATH)  # the old tmpfs lives on: its device stays its own
+        assert run(swap)["evalue"].startswith("[Errno 30]")  # read-only file system
         loop.run_until_complete(km.restart_kernel(now=True))
-        assert not (sockets / "left").exists() and not os.path.lexists(sockets / "kernel-9")
-        assert _mounts_under(folder) == [str(sockets)], _mounts_under(folder)
-        run("print('alive again')")
+        assert _mounts_under(folder) == [str(sockets)]
+        assert os.stat(sockets).st_dev != os.fstat(old).st_dev, "the same tmpfs"
+        assert run(swap)["evalue"].startswith("[Errno 30]")
+        assert run("print('alive again')")["status"] == "ok"
     finally:
+        if old is not None:
+            os.close(old)
         loop.run_until_complete(km.shutdown_kernel(now=True))
         loop.close()
     assert not folder.exists() and _mounts_under(folder) == []
+
+
+def test_the_sockets_folder_is_a_bounded_tmpfs_until_sealed():
+    """What the kernel may write there before it is sealed (only ipykernel runs then): 1 MiB
+    and 64 inodes, however it writes, even as root."""
+    folder = runtime.Folder.make()
+    try:
+        folder.make_sockets()
+        with pytest.raises(OSError) as full:
+            with open(folder.sockets / "big", "wb") as out:
+                out.write(b"x" * (2 * runtime.SOCKETS_BYTES))
+        assert full.value.errno == errno.ENOSPC
+        assert os.path.getsize(folder.sockets / "big") <= runtime.SOCKETS_BYTES
+        os.remove(folder.sockets / "big")
+        made = 0
+        with pytest.raises(OSError) as many:
+            for i in range(10 * runtime.SOCKETS_INODES):
+                os.mkdir(folder.sockets / str(i))
+                made += 1
+        assert many.value.errno == errno.ENOSPC and made < runtime.SOCKETS_INODES
+        folder.seal_sockets()
+        with pytest.raises(OSError) as sealed:
+            os.mkdir(folder.sockets / "after")
+        assert sealed.value.errno == errno.EROFS
+    finally:
+        folder.remove()
+    assert not folder.path.exists() and _mounts_under(folder.path) == []

@@ -72,7 +72,8 @@ class SandboxProvisioner(LocalProvisioner):
         self.workdir = Path(kwargs.get("cwd") or os.getcwd()).resolve()
         sockets = self._sockets(self.connection_info)
         info = self._forked(cmd, kwargs) or await super().launch_kernel(cmd, **kwargs)
-        await self._bound(sockets)
+        if await self._bound(sockets):
+            self.folder.seal_sockets()
         return info
 
     def _forked(self, cmd: list[str], kwargs: dict) -> dict | None:
@@ -99,16 +100,18 @@ class SandboxProvisioner(LocalProvisioner):
             return []
         return [f"{Path(info['ip']).name}-{info[port]}" for port in SOCKET_PORTS if port in info]
 
-    async def _bound(self, sockets: list[str]) -> None:
-        """Wait until the kernel has bound ``sockets`` (or ended, or ``SOCKETS_WAIT``). A client
+    async def _bound(self, sockets: list[str]) -> bool:
+        """Wait until the kernel has bound ``sockets`` (or ended, or ``SOCKETS_WAIT``; False
+        then). A client
         that connects earlier waits for ZeroMQ's reconnect (0.1 s), and its first
         kernel_info reply comes before its IOPub is subscribed, so jupyter_client waits 0.2 s
         more and asks again: a third of each warm kernel's start."""
         deadline = time.monotonic() + SOCKETS_WAIT
         while sockets and not runtime_folder.bound(self.runtime, sockets):
             if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
-                return  # the client's own wait says what went wrong
+                return False  # the client's own wait says what went wrong
             await asyncio.sleep(0.003)
+        return bool(sockets)
 
     async def wait(self) -> int | None:
         """LocalProvisioner's wait, looking every 5 ms, not every 100 ms: a killed kernel is

@@ -7,7 +7,8 @@ acts by path in a place the kernel can write (docs/sandbox.md, "No lent rights")
         kernel.json       the connection file (handed to the kernel's uid, to read)
         judge-<hex>       the judge's sockets: bound and made connectable by the grader
         sockets/          the kernel's own: its ZeroMQ sockets, on a tmpfs of SOCKETS_BYTES and
-                          SOCKETS_INODES that a root grader mounts (nosuid, nodev, noexec)
+                          SOCKETS_INODES that a root grader mounts (nosuid, nodev, noexec) and
+                          makes read-only once they are bound
 
 A warm template's folder (``template-XXXX``, 0700) has the same lock and nothing the kernel can
 reach. ``sweep`` removes the folders (and mounts) of graders that died: those whose lock it
@@ -84,6 +85,24 @@ class Folder:
 
                 logging.getLogger(__name__).warning(
                     "no tmpfs for the kernel's sockets (%s): its folder is not size-bounded", error)
+
+    def seal_sockets(self) -> None:
+        """Once the kernel has bound its sockets, before it runs a line of a student's: the
+        sockets tmpfs read-only (the file system itself, so in the sandbox's view too). The
+        grader's ZeroMQ clients connect to those names, again whenever a connection drops; no
+        name there can be swapped for a link any more. (A restarted kernel gets a fresh one.)"""
+        if os.geteuid() != 0 or not _mounted(self.sockets):
+            return
+        from course.grading.sandbox import namespaces as ns
+
+        try:
+            ns.mount(None, str(self.sockets), None,
+                     ns.MS_REMOUNT | ns.MS_RDONLY | ns.MS_NOSUID | ns.MS_NODEV | ns.MS_NOEXEC)
+        except OSError as error:
+            import logging
+
+            logging.getLogger(__name__).warning(
+                "the kernel's sockets folder stays writable (%s)", error)
 
     def remove(self) -> None:
         """Remove the folder (its mount first) and release its lock."""
