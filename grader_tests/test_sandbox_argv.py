@@ -215,7 +215,7 @@ def test_the_course_roots_home_and_other_kernels_are_covered_and_only_what_runs_
     # nothing else of a covered folder comes back: not the gradebook, source/ or the config
     for target in parsed.targets("--ro-bind-fd", "--bind-fd", "--file", "--ro-bind", "--dir"):
         if any(_under(target, f) for f in hidden) and not _under(target, workdir):
-            assert target in kept.values() or target in (str(runtime), str(runtime / "sockets")), target
+            assert target in [*kept.values(), str(runtime), str(runtime / "sockets")], target
 
 
 def test_the_kernel_has_no_privilege_no_network_and_dies_with_the_grader(kernel_argv):

@@ -28,7 +28,7 @@ SOCKETS = "sockets"
 SOCKETS_BYTES = 1024 ** 2
 SOCKETS_INODES = 64
 PREFIXES = ("kernel-", "template-")
-UNLOCKED_GRACE = 3600  # seconds a folder may stand with no lock file (being made, or an older grader's)
+UNLOCKED_GRACE = 3600  # seconds a folder may stand with no lock (being made, or an old grader's)
 UMOUNT_NOFOLLOW = 0x8
 
 
