@@ -14,7 +14,6 @@ A warm template's folder (``template-XXXX``, 0700) has the same lock and nothing
 reach. ``sweep`` removes the folders (and mounts) of graders that died: those whose lock it
 can take.
 """
-import errno
 import fcntl
 import os
 import shutil
@@ -185,45 +184,47 @@ def remove(path: Path) -> None:
 def sweep(older_than: float = UNLOCKED_GRACE) -> list[str]:
     """Remove the runtime and template folders (and their mounts and cgroups) that graders
     which died left behind: those whose lock this process can take (a live grader holds its
-    own), or with no lock at all after ``older_than`` seconds. Returns their names."""
+    own), or with no lock at all after ``older_than`` seconds. Returns their names; what it
+    cannot look at or remove it leaves (a sweep never stops a grading)."""
     removed = []
     try:
-        top = base()
+        entries = list(os.scandir(base()))
     except (OSError, RuntimeError):
         return removed
-    for entry in os.scandir(top):
-        if not entry.name.startswith(PREFIXES) or not entry.is_dir(follow_symlinks=False):
-            continue
-        try:
-            folder = os.open(entry.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-        except OSError:
-            continue
-        try:
+    for entry in entries:
+        if entry.name.startswith(PREFIXES):
             try:
-                lock = os.open(LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
-            except FileNotFoundError:
-                lock = None
-                if time.time() - os.fstat(folder).st_mtime < older_than:
-                    continue
+                if _stale_removed(entry.path, older_than):
+                    removed.append(entry.name)
             except OSError:
                 continue
-            try:
-                if lock is not None:
-                    try:
-                        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    except OSError as error:
-                        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                            continue  # a live grader's
-                        raise
-                _end_group(entry.name)
-                remove(Path(entry.path))
-                removed.append(entry.name)
-            finally:
-                if lock is not None:
-                    os.close(lock)
-        finally:
-            os.close(folder)
     return removed
+
+
+def _stale_removed(path: str, older_than: float) -> bool:
+    """Remove the folder at ``path`` if its lock is free (or it has none and is old)."""
+    folder = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        try:
+            lock = os.open(LOCK, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder)
+        except FileNotFoundError:
+            if time.time() - os.fstat(folder).st_mtime < older_than:
+                return False
+            lock = None
+        try:
+            if lock is not None:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    return False  # a live grader's
+            _end_group(Path(path).name)
+            remove(Path(path))
+            return True
+        finally:
+            if lock is not None:
+                os.close(lock)
+    finally:
+        os.close(folder)
 
 
 def _end_group(name: str) -> None:
