@@ -43,6 +43,22 @@ LAUNCHER = "course.grading.sandbox.kernel"  # the kernelspec's: python -m LAUNCH
 runtime_base = runtime_folder.base
 
 
+def _open_inside(pid: int, folder: Path) -> int:
+    """``folder`` as the sandbox of ``pid`` sees it, opened one component at a time with no
+    link followed: the folders above a submission's copy may lie in the kernel's own ``/tmp``,
+    where it could put a link to a host folder in their place."""
+    fd = os.open(f"/proc/{pid}/root", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in folder.parts[1:]:
+            below = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = below
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 class SandboxProvisioner(LocalProvisioner):
     """LocalProvisioner with a per-kernel runtime folder, IPC transport and bring-back."""
 
@@ -147,7 +163,7 @@ class SandboxProvisioner(LocalProvisioner):
         try:
             inside = _open_inside(sandbox, self.workdir)
         except OSError:
-            return  # the sandbox is already gone, or the kernel moved a folder on the way
+            return  # the sandbox is already gone
         try:
             outside = os.open(self.workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
             try:  # Python files first: the tamper scan looks for modules written while grading
@@ -182,22 +198,6 @@ class SandboxProvisioner(LocalProvisioner):
             except OSError:
                 continue
         return None
-
-
-def _open_inside(pid: int, folder: Path) -> int:
-    """``folder`` as the sandbox of ``pid`` sees it, opened one component at a time with no
-    link followed: the folders above a submission's copy may lie in the kernel's own ``/tmp``,
-    where it could put a link to a host folder in their place."""
-    fd = os.open(f"/proc/{pid}/root", os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        for part in folder.parts[1:]:
-            below = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
-            os.close(fd)
-            fd = below
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
 
 
 def copy_tree(src: int, dst: int, budget: list[int], depth: int = 0,
