@@ -87,6 +87,7 @@ class FakeClient:
 class FakeKM:
     def __init__(self, folder):
         self.folder = folder
+        self.connection_file = str(folder / "kernel.json")
 
     def get_connection_info(self):
         return {"transport": "ipc", "ip": str(self.folder / "kernel")}

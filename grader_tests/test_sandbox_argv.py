@@ -167,7 +167,7 @@ def test_the_judge_empties_notebooks_its_own_way(submission, close_fds):
 @pytest.fixture
 def kernel_argv(tmp_path, submission, close_fds):
     runtime = tmp_path / "sandbox-kernels" / "kernel-abc"
-    runtime.mkdir(parents=True)
+    (runtime / "sockets").mkdir(parents=True)
     connection = runtime / "kernel.json"
     connection.write_text("{}")
     return parse(sandbox_kernel.bwrap_argv(str(connection), submission)), runtime, submission
@@ -178,7 +178,9 @@ def test_the_kernels_file_system_is_read_only_but_for_its_runtime_and_its_worksp
     assert parsed.options[0] == ("--ro-bind", "/", "/")
     assert parsed.all("--bind") == [] and parsed.all("--dev-bind") == [] and parsed.all("--bind-data") == []
     assert [(parsed.opened[fd], target) for fd, target in parsed.all("--bind-fd")] == [
-        (str(runtime), str(runtime))], "the runtime folder is the one writable bind"
+        (str(runtime / "sockets"), str(runtime / "sockets"))], "the one writable bind"
+    assert (str(runtime), str(runtime)) in [(parsed.opened[fd], target)
+                                            for fd, target in parsed.all("--ro-bind-fd")]
     tmpfs = parsed.targets("--tmpfs")
     assert parsed.sized("--tmpfs", str(workdir)) == str(sandbox_kernel.WORKSPACE_BYTES)
     assert parsed.sized("--tmpfs", "/tmp") == parsed.sized("--tmpfs", "/dev/shm") == str(
@@ -198,17 +200,20 @@ def test_the_course_roots_home_and_other_kernels_are_covered_and_only_what_runs_
     for folder in hidden:
         assert parsed.sized("--tmpfs", str(folder)) == str(sandbox_kernel.HIDDEN_BYTES)
         assert parsed.index("--remount-ro", str(folder)) > parsed.index("--tmpfs", str(folder))
-    kept = {parsed.opened[fd]: target for fd, target in parsed.all("--ro-bind-fd")}
+    kept = {parsed.opened[fd]: target for fd, target in parsed.all("--ro-bind-fd")
+            if target != str(runtime)}
     assert kept == {str(f): str(f) for f in sandbox_kernel.kept_folders()}
     assert set(kept) == {str(Path(sys.prefix).resolve()), str(Path(sys.base_prefix).resolve()),
                          str(sandbox_kernel.PACKAGE_ROOT / "course")}
     for fd, target in parsed.all("--ro-bind-fd"):
+        if target == str(runtime):
+            continue
         folder = next(f for f in hidden if _under(target, f))  # bound back into a covered folder
         assert parsed.index("--tmpfs", str(folder)) < parsed.index("--ro-bind-fd", fd, target)
     # nothing else of a covered folder comes back: not the gradebook, source/ or the config
     for target in parsed.targets("--ro-bind-fd", "--bind-fd", "--file", "--ro-bind", "--dir"):
         if any(_under(target, f) for f in hidden) and not _under(target, workdir):
-            assert target in kept.values() or target == str(runtime), target
+            assert target in [*kept.values(), str(runtime), str(runtime / "sockets")], target
 
 
 def test_the_kernel_has_no_privilege_no_network_and_dies_with_the_grader(kernel_argv):

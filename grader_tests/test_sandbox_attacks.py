@@ -161,7 +161,8 @@ SPY = '''
             pass
         finally:
             s.close()
-    for path in glob.glob("{base}/*/kernel-*") + glob.glob("/tmp/*/kernel-*"):
+    for path in (glob.glob("{base}/*/kernel-*") + glob.glob("{base}/*/sockets/kernel-*")
+                 + glob.glob("/tmp/*/kernel-*")):
         if not path.startswith(mine) and path + "/" != mine:
             R["seen"].append(path)
     R["keys"] = [p for p in glob.glob("{base}/*/kernel.json") if not p.startswith(mine)]

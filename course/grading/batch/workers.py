@@ -153,10 +153,14 @@ class Workers:
         return self.processes[pid].is_alive()
 
     def kill(self, pid: int) -> None:
-        """Kill the worker ``pid`` and its kernels."""
+        """Kill the worker ``pid`` and its kernels, and remove their runtime folders (the
+        worker's own cleanup never runs)."""
+        from course.grading.sandbox import runtime
+
         kill_tree(pid)
         self.processes.pop(pid).join(5)
         self._end_template(pid)
+        runtime.sweep()
 
     def forget_dead(self, busy: set[int]) -> int:
         """Forget the workers that died between students; return how many."""

@@ -189,12 +189,16 @@ class _Grader:
         self.orders.send(order)
 
     def kill(self) -> None:
+        """Kill it and its kernels, and remove their runtime folders (its own cleanup never
+        runs)."""
         from course.grading.batch.workers import kill_tree
+        from course.grading.sandbox import runtime
 
         kill_tree(self.process.pid)
         self.process.wait(10)
         self.orders.close()
         self.answer.close()
+        runtime.sweep()
 
 
 def hidden_folder(folder: Path) -> Path:

@@ -1,10 +1,11 @@
 """The grader's line to a student's kernel while its test cells are judged.
 
 The grader sends the kernel one cell that runs ``in_kernel.serve`` and connects back to a unix
-socket in the kernel's own runtime folder; the judge's requests (fetch a name, call a function)
-then travel over that socket as text. The grader only forwards them: it never reads a student's
-value (the judge does, in a sandbox of its own: ``judge_sandbox.py``). Restarting, interrupting
-and bounding a kernel that does not answer stay here, with the kernel's manager.
+socket in the kernel's runtime folder (the grader's, which the kernel cannot write); the judge's
+requests (fetch a name, call a function) then travel over that socket as text. The grader only
+forwards them: it never reads a student's value (the judge does, in a sandbox of its own:
+``judge_sandbox.py``). Restarting, interrupting and bounding a kernel that does not answer stay
+here, with the kernel's manager.
 """
 import json
 import os
@@ -50,9 +51,10 @@ class Link:
     """The grader's line to one kernel: a unix socket the kernel connects to while a test cell
     is judged (``in_kernel.serve``), one small message each way per call.
 
-    The socket lives in the kernel's own runtime folder (the only grader folder its sandbox
-    shows it), so no other kernel can reach it. The cell that runs ``serve`` is sent with a
-    client of the grader's own, beside nbclient's.
+    The socket lives in the kernel's runtime folder (the only grader folder its sandbox shows
+    it), so no other kernel can reach it; the folder is the grader's and the kernel may not
+    write there, so no name the grader binds, chmods or unlinks can be swapped for a link.
+    The cell that runs ``serve`` is sent with a client of the grader's own, beside nbclient's.
     """
 
     def __init__(self, km, timeout: float, interrupt, restart, alive):
@@ -67,8 +69,11 @@ class Link:
         self._restart = restarted
         self._module_sent = False  # whether this kernel holds _course_judge
         info = km.get_connection_info()
-        self.folder = (Path(info["ip"]).parent if info.get("transport") == "ipc"
-                       else Path(tempfile.mkdtemp(prefix="judge-")))
+        # a sandboxed kernel's runtime folder holds its connection file (the kernel binds its
+        # own sockets in a folder of its own below: ``sandbox.runtime``)
+        self._made = info.get("transport") != "ipc"  # a folder of its own, removed on close
+        self.folder = (Path(tempfile.mkdtemp(prefix="judge-")) if self._made
+                       else Path(km.connection_file).parent)
         self.client = BlockingKernelClient()
         self.client.load_connection_info(info)
         self.client.start_channels(iopub=False, stdin=False, hb=False, control=False)
@@ -78,6 +83,12 @@ class Link:
     def close(self):
         self.end()
         self.client.stop_channels()
+        if self._made:  # empty: each socket is unlinked once the kernel has connected
+            try:
+                os.rmdir(self.folder)
+            except OSError:
+                pass
+            self._made = False
 
     def ask(self, payload: dict, timeout: float | None = None) -> dict:
         """One request; the kernel's answer as a dict (``{}`` when it handed back nothing)."""
@@ -140,7 +151,9 @@ class Link:
         path = self.folder / f"judge-{secrets.token_hex(8)}"
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
             listener.bind(str(path))
-            os.chmod(path, 0o777)  # the kernel may run as another (unprivileged) uid
+            # the kernel runs as another (unprivileged) uid; a name in the grader's folder,
+            # which no kernel can swap for a link
+            os.chmod(path, 0o777)
             listener.listen(1)
             self._serving = self.client.execute(
                 cell(str(path)), silent=True, store_history=False)

@@ -163,7 +163,11 @@ def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
         argv += ["--size", str(HIDDEN_BYTES), "--tmpfs", str(folder)]
     for folder in keep:
         argv += ["--ro-bind-fd", _fd(folder, os.O_PATH | os.O_DIRECTORY), str(folder)]
-    argv += ["--bind-fd", _fd(runtime, os.O_PATH | os.O_DIRECTORY), str(runtime)]
+    from course.grading.sandbox.runtime import SOCKETS
+
+    sockets = runtime / SOCKETS  # the kernel's; the runtime folder is the grader's (read-only)
+    argv += ["--ro-bind-fd", _fd(runtime, os.O_PATH | os.O_DIRECTORY), str(runtime),
+             "--bind-fd", _fd(sockets, os.O_PATH | os.O_DIRECTORY), str(sockets)]
     argv += ["--size", str(WORKSPACE_BYTES), "--perms", "0755", "--tmpfs", str(workdir)]
     argv += workspace_argv(workdir, workdir)
     for cache in font_caches():
@@ -247,14 +251,16 @@ def confine(name: str) -> str | None:
 
 
 def drop_root(runtime: Path) -> None:
-    """As root, hand the kernel's runtime folder to the kernel's own uid and become that uid
-    before bwrap starts: its user namespace then maps nobody inside to that uid outside, not
-    to root (bwrap maps the sandbox uid to its caller's)."""
+    """As root, hand the kernel's connection file and sockets folder to the kernel's own uid
+    (``runtime.hand_over``) and become that uid before bwrap starts: its user namespace then
+    maps nobody inside to that uid outside, not to root (bwrap maps the sandbox uid to its
+    caller's)."""
     if os.geteuid() != 0:
         return
+    from course.grading.sandbox.runtime import hand_over
+
     uid, gid = outside_ids(runtime.parent / "uids")
-    for path in (runtime, *runtime.iterdir()):
-        os.chown(path, uid, gid, follow_symlinks=False)
+    hand_over(runtime, uid, gid)
     os.setgroups([])
     os.setgid(gid)
     os.setuid(uid)

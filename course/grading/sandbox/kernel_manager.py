@@ -107,6 +107,14 @@ class BoundedKernelManager(AsyncKernelManager):
     def _prompt_clients(self):
         return PromptClient
 
+    def cleanup_ipc_files(self) -> None:
+        """Nothing for a sandboxed kernel: its sockets go with its own folder (the provisioner
+        removes it without following a link), never one by one by path as root."""
+        from course.grading.sandbox.provisioner import SandboxProvisioner
+
+        if not isinstance(self.provisioner, SandboxProvisioner):
+            super().cleanup_ipc_files()
+
     async def shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
         """``now``: kill at once, no interrupt message; otherwise ask, bounded, then kill."""
         if not now:

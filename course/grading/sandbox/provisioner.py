@@ -4,9 +4,12 @@ kernel's written files brought back before it is killed.
 jupyter_client starts every ``course-sandbox`` kernel through this provisioner (named in the
 kernelspec), so plain ``nbgrader autograde`` and ``python -m course grade`` both get it:
 
-* each kernel gets its own runtime folder (handed to the uid the kernel runs as) holding its
-  connection file and its unix sockets (``transport="ipc"``): no TCP port to steal or to
-  listen on, and no other kernel's sockets in reach (the sandbox shows it only its own folder);
+* each kernel gets its own runtime folder (``runtime``: the grader's, holding the connection
+  file and the judge's sockets, with a bounded ``sockets`` folder of the kernel's own for its
+  unix sockets, ``transport="ipc"``): no TCP port to steal or to listen on, no other kernel's
+  sockets in reach (the sandbox shows it only its own folder), and nothing the grader does
+  there by path that the kernel could redirect; a grading process's first kernel first sweeps
+  away the folders of graders that died (``runtime.sweep``);
 * each kernel is told which course root and exchange to hide (``COURSE_ROOT``,
   ``COURSE_EXCHANGE`` in its environment, from the ``CourseSettings`` in the kernel manager's
   config), so the grader's own environment is never changed to carry them;
@@ -20,13 +23,12 @@ kernelspec), so plain ``nbgrader autograde`` and ``python -m course grade`` both
 """
 import asyncio
 import os
-import shutil
 import time
-import tempfile
 from pathlib import Path
 
 from jupyter_client.provisioning import LocalProvisioner
 
+from course.grading.sandbox import runtime as runtime_folder
 from course.grading.sandbox.bring_back import copy_back
 from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, start_kernel
 from course.grading.settings import CourseSettings
@@ -36,13 +38,23 @@ SOCKET_PORTS = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_po
 LAUNCHER = "course.grading.sandbox.kernel"  # the kernelspec's: python -m LAUNCHER CONNECTION_FILE
 
 
-def runtime_base() -> Path:
-    """The folder holding every kernel's runtime folder (hidden from every sandbox)."""
-    base = Path(tempfile.gettempdir()) / f"sandbox-kernels-{os.geteuid()}"
-    base.mkdir(mode=0o711, exist_ok=True)
-    if base.is_symlink() or base.stat().st_uid != os.geteuid():
-        raise RuntimeError(f"{base} is not the grader's own folder")
-    return base
+runtime_base = runtime_folder.base
+
+
+def _open_inside(pid: int, folder: Path) -> int:
+    """``folder`` as the sandbox of ``pid`` sees it, opened one component at a time with no
+    link followed: the folders above a submission's copy may lie in the kernel's own ``/tmp``,
+    where it could put a link to a host folder in their place."""
+    fd = os.open(f"/proc/{pid}/root", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in folder.parts[1:]:
+            below = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = below
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 class SandboxProvisioner(LocalProvisioner):
@@ -50,16 +62,21 @@ class SandboxProvisioner(LocalProvisioner):
 
     runtime: Path | None = None
     workdir: Path | None = None
+    folder: runtime_folder.Folder | None = None
 
     async def pre_launch(self, **kwargs):
         km = self.parent
         if self.runtime is None:  # a restart keeps the folder, the key and the socket names
-            # the kernel's wrapper hands it to the kernel's own uid (sandbox_kernel.drop_root)
-            self.runtime = Path(tempfile.mkdtemp(prefix="kernel-", dir=runtime_base()))
+            runtime_folder.sweep_once()
+            # the kernel's launcher hands the connection file and the sockets folder to the
+            # kernel's own uid (runtime.hand_over)
+            self.folder = runtime_folder.Folder.make()
+            self.runtime = self.folder.path
             km.transport = "ipc"
             km.cache_ports = False
             km.connection_file = str(self.runtime / "kernel.json")
-            km.ip = str(self.runtime / "kernel")  # sockets are kernel-1 … kernel-5
+            km.ip = str(self.folder.sockets / "kernel")  # sockets are kernel-1 … kernel-5
+        self.folder.make_sockets()  # a fresh one for a restarted kernel
         hide = CourseSettings(config=km.config).kernel_environment()
         if hide:
             kwargs["env"] = {**(kwargs.get("env") or os.environ), **hide}
@@ -68,10 +85,9 @@ class SandboxProvisioner(LocalProvisioner):
     async def launch_kernel(self, cmd, **kwargs):
         self.workdir = Path(kwargs.get("cwd") or os.getcwd()).resolve()
         sockets = self._sockets(self.connection_info)
-        for path in sockets:
-            path.unlink(missing_ok=True)  # a restarted kernel's predecessor's (it is dead)
         info = self._forked(cmd, kwargs) or await super().launch_kernel(cmd, **kwargs)
-        await self._bound(sockets)
+        if await self._bound(sockets):
+            self.folder.seal_sockets()
         return info
 
     def _forked(self, cmd: list[str], kwargs: dict) -> dict | None:
@@ -91,22 +107,25 @@ class SandboxProvisioner(LocalProvisioner):
         self.cwd = self.workdir
         return self.connection_info
 
-    def _sockets(self, info: dict) -> list[Path]:
-        """The unix sockets the kernel binds (``<ip>-<port>``, ipc transport)."""
+    def _sockets(self, info: dict) -> list[str]:
+        """The names of the unix sockets the kernel binds in its sockets folder
+        (``<ip>-<port>``, ipc transport)."""
         if info.get("transport") != "ipc" or not info.get("ip"):
             return []
-        return [Path(f"{info['ip']}-{info[port]}") for port in SOCKET_PORTS if port in info]
+        return [f"{Path(info['ip']).name}-{info[port]}" for port in SOCKET_PORTS if port in info]
 
-    async def _bound(self, sockets: list[Path]) -> None:
-        """Wait until the kernel has bound ``sockets`` (or ended, or ``SOCKETS_WAIT``). A client
+    async def _bound(self, sockets: list[str]) -> bool:
+        """Wait until the kernel has bound ``sockets`` (or ended, or ``SOCKETS_WAIT``; False
+        then). A client
         that connects earlier waits for ZeroMQ's reconnect (0.1 s), and its first
         kernel_info reply comes before its IOPub is subscribed, so jupyter_client waits 0.2 s
         more and asks again: a third of each warm kernel's start."""
         deadline = time.monotonic() + SOCKETS_WAIT
-        while sockets and not all(path.exists() for path in sockets):
+        while sockets and not runtime_folder.bound(self.runtime, sockets):
             if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
-                return  # the client's own wait says what went wrong
+                return False  # the client's own wait says what went wrong
             await asyncio.sleep(0.003)
+        return bool(sockets)
 
     async def wait(self) -> int | None:
         """LocalProvisioner's wait, looking every 5 ms, not every 100 ms: a killed kernel is
@@ -130,9 +149,9 @@ class SandboxProvisioner(LocalProvisioner):
 
             if cgroups.status() is None:  # the launcher made one (kernel.confine, warm.start)
                 cgroups.Group(self.runtime.name).remove()
-        if not restart and self.runtime is not None:
-            shutil.rmtree(self.runtime, ignore_errors=True)
-            self.runtime = None
+        if not restart and self.folder is not None:
+            self.folder.remove()
+            self.folder = self.runtime = None
 
     def bring_back(self) -> None:
         """Copy what the live kernel wrote in its folder back to the real one (bounded)."""
@@ -140,7 +159,7 @@ class SandboxProvisioner(LocalProvisioner):
         if sandbox is None or self.workdir is None:
             return
         try:
-            inside = os.open(f"/proc/{sandbox}/root{self.workdir}", os.O_RDONLY | os.O_DIRECTORY)
+            inside = _open_inside(sandbox, self.workdir)
         except OSError:
             return  # the sandbox is already gone
         try:

@@ -199,6 +199,7 @@ class Template:
         self.folder: Path | None = None
         self.log = log
         self._adopted: int | None = None  # a pidfd of a template another process began
+        self._own = None  # the runtime.Folder of a template this worker began
 
     def adopt(self, folder: str, pid: int) -> None:
         """Take over the template the grading command's mother forked for this worker
@@ -230,11 +231,11 @@ class Template:
             return
         self.stop()  # one that died: its folder goes too
         import subprocess
-        import tempfile
 
-        from course.grading.sandbox.provisioner import runtime_base
+        from course.grading.sandbox.runtime import Folder
 
-        self.folder = Path(tempfile.mkdtemp(prefix="template-", dir=runtime_base()))
+        self._own = Folder.make("template-")  # locked while this worker lives
+        self.folder = self._own.path
         env = template_environment()
         errors = open(self.log, "a") if self.log else subprocess.DEVNULL  # its tracebacks
         self.process = subprocess.Popen(
@@ -276,8 +277,9 @@ class Template:
         return str(socket_path)
 
     def stop(self) -> None:
-        """Kill the template (its kernels die with it) and remove its folder."""
-        import shutil
+        """Kill the template (its kernels die with it) and remove its folder (the grader's
+        alone: no kernel reaches it)."""
+        from course.grading.sandbox import runtime
 
         if self.process is not None:
             self.process.kill()
@@ -286,9 +288,12 @@ class Template:
         if self._adopted is not None:
             _kill(self._adopted)
             self._adopted = None
-        if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
-            self.folder = None
+        if self._own is not None:
+            self._own.remove()
+            self._own = None
+        elif self.folder is not None:
+            runtime.remove(self.folder)
+        self.folder = None
 
 
 class Forked:
@@ -502,12 +507,9 @@ class Mother:
 
     def templates(self, count: int) -> list["Born"]:
         """``count`` templates, asked for now (each is forked once the mother is warm)."""
-        import tempfile
+        from course.grading.sandbox.runtime import Folder
 
-        from course.grading.sandbox.provisioner import runtime_base
-
-        born = [Born(self, Path(tempfile.mkdtemp(prefix="template-", dir=runtime_base())))
-                for _ in range(count)]
+        born = [Born(self, Folder.make("template-")) for _ in range(count)]
         try:
             self.process.stdin.write("".join(f"{b.folder}\n" for b in born).encode())
         except OSError:
@@ -524,8 +526,8 @@ class Mother:
 class Born:
     """A template the mother forked for one worker: handed over to it (``Template.adopt``)."""
 
-    def __init__(self, mother: Mother, folder: Path):
-        self.mother, self.folder = mother, folder
+    def __init__(self, mother: Mother, folder):
+        self.mother, self._folder, self.folder = mother, folder, folder.path  # a runtime.Folder
         self.pid: int | None = None
         self._pidfd: int | None = None
 
@@ -544,12 +546,10 @@ class Born:
 
     def stop(self) -> None:
         """Kill it (if it was forked) and remove its folder."""
-        import shutil
-
         if self._pidfd is not None:
             _kill(self._pidfd)
             self._pidfd = None
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self._folder.remove()
 
 
 def template_environment() -> dict:

@@ -25,6 +25,7 @@ import traceback
 from pathlib import Path
 
 from course.grading.sandbox import cgroups, kernel, namespaces as ns
+from course.grading.sandbox.runtime import SOCKETS, hand_over
 from course.grading.sandbox.template import NOT_FOR_KERNELS
 from course.grading.settings import CourseSettings
 
@@ -97,14 +98,14 @@ class Kernel:
         self.settings = CourseSettings()
 
     def ids(self) -> tuple[int, int]:
-        """Its cgroup joined, its host uid claimed and its runtime folder handed to it."""
+        """Its cgroup joined, its host uid claimed, its connection file and sockets folder
+        handed to it (``runtime.hand_over``)."""
         if cgroups.status() is None:
             group = cgroups.Group(self.runtime.name)
             group.create(self.settings.kernel_limits())
             group.join()
         uid, gid = kernel.outside_ids(self.runtime.parent / "uids")
-        for path in (self.runtime, *self.runtime.iterdir()):
-            os.chown(path, uid, gid, follow_symlinks=False)
+        hand_over(self.runtime, uid, gid)
         return uid, gid
 
     def build(self, uid: int, gid: int) -> None:
@@ -133,11 +134,14 @@ def _close_all_but(keep: set[int]) -> None:
 
 
 def build_file_system(workdir: Path, runtime: Path, uid: int, gid: int) -> None:
-    """In this process's new mount namespace (as root): the view of ``kernel.bwrap_argv``."""
+    """In this process's new mount namespace (as root): the view of ``kernel.bwrap_argv``
+    (``runtime``: the kernel's runtime folder, read-only but for its sockets folder)."""
     ns.mount(None, "/", None, ns.MS_REC | ns.MS_PRIVATE)
     keep = {folder: os.open(folder, os.O_PATH | os.O_DIRECTORY) for folder in kernel.kept_folders()}
     devices = {name: os.open(f"/dev/{name}", os.O_PATH) for name in DEVICES}
-    runtime_fd = os.open(runtime, os.O_PATH | os.O_DIRECTORY)
+    sockets = runtime / SOCKETS
+    runtime_fd = os.open(runtime, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW)
+    sockets_fd = os.open(sockets, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW)
     source = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     hidden = kernel.hidden_roots() + [runtime.parent]
     _tmpfs("/tmp", kernel.TMP_BYTES, 0o1777)
@@ -147,16 +151,16 @@ def build_file_system(workdir: Path, runtime: Path, uid: int, gid: int) -> None:
         _tmpfs(str(folder), kernel.HIDDEN_BYTES, 0o755)
     for folder, fd in keep.items():
         _bind(fd, folder)
-    runtime.mkdir(parents=True, exist_ok=True)
     _bind(runtime_fd, runtime)
+    _bind(sockets_fd, sockets)
     workdir.mkdir(parents=True, exist_ok=True)
     _tmpfs(str(workdir), kernel.WORKSPACE_BYTES, 0o755)
     os.chown(workdir, uid, gid)
     copy_workspace(source, workdir, uid, gid)
-    for fd in (*keep.values(), *devices.values(), runtime_fd, source):
+    for fd in (*keep.values(), *devices.values(), runtime_fd, sockets_fd, source):
         os.close(fd)
     ns.set_mount_attributes("/", set_=ns.MOUNT_ATTR_RDONLY | ns.MOUNT_ATTR_NOSUID, recursive=True)
-    for writable in ("/tmp", "/dev/shm", str(runtime), str(workdir)):
+    for writable in ("/tmp", "/dev/shm", str(sockets), str(workdir)):
         ns.set_mount_attributes(writable, clear=ns.MOUNT_ATTR_RDONLY)
 
 
