@@ -523,3 +523,40 @@ def test_hidden_lines_are_nbgraders_delimited_region():
     source = "a\n### BEGIN HIDDEN TESTS\nb\n### END HIDDEN TESTS\nc\n### BEGIN HIDDEN TESTS\nd"
     assert core.hidden_lines(source) == {2, 3, 4, 6, 7}
     assert core.hidden_lines("no hidden tests\n") == frozenset()
+
+
+RECEIVED_CELL = """\
+from course.lessons.checks import expect, expect_true
+def show(check):
+    try:
+        check()
+    except AssertionError as failure:
+        print(repr(str(failure)))
+show(lambda: expect("visible", f("a"), ["other"]))
+### BEGIN HIDDEN TESTS
+show(lambda: expect("hidden", f("HIDDEN INPUT"), ["other"], reveal=False))
+### END HIDDEN TESTS
+show(lambda: expect("visible after", f("b"), ["other"]))
+show(lambda: expect_true("true after", False, received=f("c")))
+show(lambda: expect("keys after", {"HIDDEN INPUT": 1}, {"k": 1}, reveal=False))
+"""
+
+
+def test_a_received_value_is_quoted_only_until_a_hidden_test_hands_the_kernel_an_input(tmp_path):
+    """Issue 40, item 6: a function may hand back, as plain data, what it recorded of a hidden
+    call; from the first hidden call on, checks show a received value's type and size only."""
+    recorded = []
+
+    def f(payload):
+        recorded.append(payload["args"][0])
+        return value([str(in_kernel.decode(a)) for a in recorded])
+
+    judge = Judge(FakeLink(f=f), str(tmp_path))
+    printed = _printed(judge.run(RECEIVED_CELL, "test_received"))
+    assert len(printed) == 5
+    assert "received: ['a'] (type list)" in printed[0]
+    assert all("HIDDEN INPUT" not in line for line in printed[1:]), printed
+    assert "received: a list of 2 item(s) (not quoted" in printed[1]
+    assert "received: a list of 3 item(s) (not quoted" in printed[2]
+    assert "received: a list of 4 item(s) (not quoted" in printed[3]
+    assert "received other keys than the expected ones" in printed[4]

@@ -2,6 +2,8 @@
 
 A failing check names the case, the rule of the contract it exercises and what the function
 returned. Visible tests also show the expected value; hidden tests keep it to themselves.
+Once the grader has handed a hidden test's input to the student's code, a returned value may
+carry that input, so messages give only its type and size (``withhold_received_when``).
 Every message is written by ``_kit.failed_case``, which also reads it back for the grader.
 """
 import signal
@@ -12,6 +14,35 @@ from ._kit import failed_case as failed
 from ._kit.grading_mode import grading
 
 _MAX_REPR = 240
+_withhold = None  # the grader's judge: true once received values may carry a hidden input
+
+
+def withhold_received_when(predicate) -> None:
+    """Let the grader's judge say when a received value may carry a hidden test's input (once
+    a hidden test has handed one to the student's code): messages then show only its shape.
+    Returns the predicate it replaces, for the judge to put back after its cell."""
+    global _withhold
+    previous, _withhold = _withhold, predicate
+    return previous
+
+
+def _withheld() -> bool:
+    return _withhold is not None and _withhold() is True
+
+
+def shape(value) -> str:
+    """A value's type and size, never its content."""
+    kind = type(value).__name__
+    if type(value) in (str, bytes, list, tuple, dict, set, frozenset):
+        unit = "character" if type(value) is str else "item"
+        size = f" of {len(value)} {unit}(s)"
+    else:
+        size = ""
+    return f"a {kind}{size} (not quoted: the grader handed your code a hidden test's input)"
+
+
+def _received(value) -> str:
+    return shape(value) if _withheld() else describe(value)
 
 
 def _short(value) -> str:
@@ -45,8 +76,10 @@ def difference(received, expected, reveal: bool = True) -> str | None:
         return None
     if type(expected) is dict:
         if set(received) != set(expected):
-            return (f"expected keys {sorted(map(str, expected))}, received {sorted(map(str, received))}"
-                    if reveal else f"received keys {sorted(map(str, received))}, not the expected keys")
+            if reveal and not _withheld():
+                return (f"expected keys {sorted(map(str, expected))}, "
+                        f"received {sorted(map(str, received))}")
+            return "received other keys than the expected ones"
         for key in expected:
             why = difference(received[key], expected[key], reveal)
             if why:
@@ -67,7 +100,7 @@ def expect(case: str, received, expected, *, rule: str = "", reveal: bool = True
     details = [failed.problem(why)]
     if reveal:
         details.append(failed.expected(describe(expected)))
-    details.append(failed.received(describe(received)))
+    details.append(failed.received(_received(received)))
     raise AssertionError(failed.message(case, *details, rule=rule))
 
 
@@ -75,7 +108,7 @@ def expect_true(case: str, condition: bool, *, rule: str = "", received=None) ->
     """Fail naming the case and the rule unless ``condition`` is the built-in True."""
     if condition is True:
         return
-    details = [failed.received(describe(received))] if received is not None else []
+    details = [failed.received(_received(received))] if received is not None else []
     raise AssertionError(failed.message(case, *details, rule=rule))
 
 
@@ -100,7 +133,7 @@ def expect_raises(case: str, error: type, function, *args, seconds: float = 2.0)
         raise AssertionError(failed.message(
             case, failed.expected_error(error.__name__, type(other).__name__, str(other)))) from None
     raise AssertionError(failed.message(
-        case, failed.returned_instead(error.__name__, describe(result))))
+        case, failed.returned_instead(error.__name__, _received(result))))
 
 
 def call(case: str, function, *args, seconds: float = 2.0):

@@ -28,6 +28,7 @@ import sys
 import types
 
 from course.grading.judge import in_kernel
+from course.lessons import checks
 from course.grading.judge.kernel_link import KernelGone  # noqa: F401  (what a test sees when the kernel is gone)
 
 
@@ -345,6 +346,8 @@ class Judge:
         printed = io.StringIO()
         error = None
         here = os.getcwd()
+        # A value the kernel hands back after a hidden input may carry it: checks quote none.
+        previous = checks.withhold_received_when(lambda: self.hidden.seen)
         try:
             os.chdir(self.folder)  # a test may read the student's files (the decision card)
             with contextlib.redirect_stdout(printed):
@@ -353,6 +356,7 @@ class Judge:
             error = failure
         finally:
             os.chdir(here)
+            checks.withhold_received_when(previous)
             self.link.end()
         outputs = []
         if printed.getvalue():
