@@ -30,15 +30,20 @@ def _withheld() -> bool:
     return _withhold is not None and _withhold() is True
 
 
+_PLAIN_SCALARS = (int, float, complex, bool, type(None))
+_SIZED = (str, bytes, list, tuple, dict, set, frozenset)
+
+
 def shape(value) -> str:
-    """A value's type and size, never its content."""
+    """A plain value's type and size, never its content. Anything else the grader holds is its
+    own stand-in (a value it could not read), whose text is the grader's: that is shown."""
     kind = type(value).__name__
-    if type(value) in (str, bytes, list, tuple, dict, set, frozenset):
+    if type(value) in _SIZED:
         unit = "character" if type(value) is str else "item"
-        size = f" of {len(value)} {unit}(s)"
-    else:
-        size = ""
-    return f"a {kind}{size} (not quoted: the grader handed your code a hidden test's input)"
+        kind += f" of {len(value)} {unit}(s)"
+    elif type(value) not in _PLAIN_SCALARS:
+        return describe(value)
+    return f"a {kind} (not quoted: the grader handed your code a hidden test's input)"
 
 
 def _received(value) -> str:
