@@ -7,9 +7,10 @@ kernelspec), so plain ``nbgrader autograde`` and ``python -m course grade`` both
 * each kernel gets its own runtime folder (handed to the uid the kernel runs as) holding its
   connection file and its unix sockets (``transport="ipc"``): no TCP port to steal or to
   listen on, and no other kernel's sockets in reach (the sandbox shows it only its own folder);
-* each kernel is told which course root and exchange to hide (``COURSE_ROOT``,
+* each kernel's launcher is told which course root and exchange to hide (``COURSE_ROOT``,
   ``COURSE_EXCHANGE`` in its environment, from the ``CourseSettings`` in the kernel manager's
-  config), so the grader's own environment is never changed to carry them;
+  config), so the grader's own environment is never changed to carry them; the kernel itself
+  gets none of it, only the sandbox's allow-list (``environment``);
 * under a root grader the kernel's launcher, or the warm template that forks it (``_forked``),
   puts it in a cgroup named for its runtime folder (``kernel.confine``, ``warm.start``);
   cleaning up kills what is left in it and removes it;
