@@ -433,13 +433,13 @@ def start_kernel(address: str | None, connection_file: str, cwd: Path,
     submission folder ``cwd``, its sandbox built from the settings in ``env`` (the environment
     a cold kernel's launcher would get), its environment the sandbox's allow-list of ``env``
     (``environment.sandbox_environment``): nothing else of ``env`` is sent, as the kernel is a
-    fork of what the template received for it. The kernel's stderr
-    is a pipe copied into this process's stderr of now (the run log, 1 MiB at most): the log's
-    own descriptor in the kernel could be truncated, wiping what classmates' grading wrote."""
-    quiet = os.open(os.devnull, os.O_RDWR)
-    errors, errors_in_kernel = os.pipe()
+    fork of what the template received for it. The kernel's stderr is a pipe copied into this
+    process's stderr of now (the run log, 1 MiB at most): the log's own descriptor in the
+    kernel could be truncated, wiping what classmates' grading wrote."""
     from course.grading.sandbox.environment import sandbox_environment
 
+    quiet = os.open(os.devnull, os.O_RDWR)
+    errors, errors_in_kernel = os.pipe()
     request = {"connection_file": connection_file, "cwd": str(cwd),
                "settings": launcher_settings(env), "env": sandbox_environment(env)}
     try:
