@@ -54,6 +54,9 @@ def describe(serial):
     size = keyctl(6, ctypes.c_long(serial), buffer, ctypes.c_long(4096))
     return buffer.value.decode(errors="replace") if size >= 0 else size
 
+def shown(found):
+    return found.decode(errors="replace") if isinstance(found, bytes) else found
+
 R = {"pid": os.getpid(), "uid": os.getuid()}
 R["session"] = keyctl(0, ctypes.c_long(-3), ctypes.c_long(0))  # @s, not created if absent
 listed = read(-3)
@@ -61,15 +64,11 @@ R["session_keys"] = {}
 if isinstance(listed, bytes):
     for at in range(0, len(listed) - 3, 4):
         serial = int.from_bytes(listed[at:at + 4], "little")
-        payload = read(serial)
-        R["session_keys"][str(serial)] = [describe(serial), payload.decode(errors="replace")
-                                          if isinstance(payload, bytes) else payload]
+        R["session_keys"][str(serial)] = [describe(serial), shown(read(serial))]
 else:
     R["session_keys"] = listed
-R["grader_key"] = [describe(GRADER_KEY), read(GRADER_KEY) if isinstance(read(GRADER_KEY), int)
-                   else read(GRADER_KEY).decode(errors="replace")]
-R["grader_session"] = [describe(GRADER_SESSION), read(GRADER_SESSION) if isinstance(
-    read(GRADER_SESSION), int) else "readable"]
+R["grader_key"] = [describe(GRADER_KEY), shown(read(GRADER_KEY))]
+R["grader_session"] = [describe(GRADER_SESSION), shown(read(GRADER_SESSION))]
 try:
     R["proc_keys"] = open("/proc/keys").read()
 except OSError as error:
@@ -243,7 +242,7 @@ def test_the_graders_session_keyring_is_not_theirs(leaks, who):
     assert found["session"] != grader["session"], found
     assert found["session_keys"] == {}, found["session_keys"]
     assert isinstance(found["grader_key"][0], int) and isinstance(found["grader_key"][1], int)
-    assert found["grader_session"][1] != "readable", found["grader_session"]
+    assert isinstance(found["grader_session"][1], int), found["grader_session"]
     assert "course-ta-secret" not in str(found["proc_keys"]), found["proc_keys"]
     assert "course-ta-login" not in str(found["proc_keys"]), found["proc_keys"]
 
