@@ -20,6 +20,7 @@ import pytest
 
 from course.grading.judge import sandbox as judge_sandbox
 from course.grading.sandbox import kernel as sandbox_kernel
+from course.grading.sandbox.environment import sandbox_environment
 
 ARITY = {"--ro-bind": 2, "--ro-bind-try": 2, "--bind": 2, "--dev-bind": 2, "--ro-bind-fd": 2,
          "--bind-fd": 2, "--file": 2, "--ro-bind-data": 2, "--bind-data": 2, "--symlink": 2,
@@ -185,7 +186,7 @@ def test_the_kernels_file_system_is_read_only_but_for_its_runtime_and_its_worksp
     assert parsed.sized("--tmpfs", str(workdir)) == str(sandbox_kernel.WORKSPACE_BYTES)
     assert parsed.sized("--tmpfs", "/tmp") == parsed.sized("--tmpfs", "/dev/shm") == str(
         sandbox_kernel.TMP_BYTES)
-    assert set(tmpfs) == {"/dev/shm", "/tmp", str(workdir), str(runtime.parent),
+    assert set(tmpfs) == {"/dev/shm", "/tmp", "/sys", str(workdir), str(runtime.parent),
                           *map(str, sandbox_kernel.hidden_roots())}
     assert ("--remount-ro", "/dev") in parsed.options and ("--proc", "/proc") in parsed.options
     # every bind of a file into the workspace comes after the workspace's tmpfs
@@ -223,8 +224,9 @@ def test_the_kernel_has_no_privilege_no_network_and_dies_with_the_grader(kernel_
     assert parsed.all("--cap-drop") == [["ALL"]]
     assert parsed.all("--uid") == [[str(sandbox_kernel.SANDBOX_UID)]] == [["65534"]]
     assert parsed.all("--gid") == [["65534"]] and parsed.all("--chdir") == [[str(workdir)]]
-    assert {"COURSE_GRADEBOOK_URL", "JPY_PARENT_PID"} <= {a[0] for a in parsed.all("--unsetenv")}
-    assert dict(map(tuple, parsed.all("--setenv"))) == {"HOME": "/tmp", "MPLBACKEND": "Agg"}
+    setenv = parsed.all("--setenv")
+    assert dict(map(tuple, setenv)) == sandbox_environment()
+    assert parsed.index("--clearenv") < min(parsed.index("--setenv", *a) for a in setenv)
     assert parsed.command == [sys.executable, "-c", sandbox_kernel.LAUNCH, "-f",
                               str(runtime / "kernel.json"), "--HistoryManager.enabled=False"]
 

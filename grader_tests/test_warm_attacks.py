@@ -18,6 +18,7 @@ records what it achieved in ``attack.json``, which the grader brings back.
 * *killer*: ``kill(-1, SIGKILL)`` and ``kill(-1, SIGSTOP)`` from the kernel and its child:
   the keeper (outside the pid namespace, the same uid) must live on, and so must the grading.
 """
+import errno
 import os
 import secrets
 import shutil
@@ -180,7 +181,7 @@ REACH = '''
         s.close()
     R["hostname"] = socket.gethostname()
     R["interfaces"] = sorted(n for _, n in socket.if_nameindex())
-    R["sys_class_net"] = sorted(os.listdir("/sys/class/net"))
+    R["sys_class_net"] = err(lambda: os.listdir("/sys/class/net"))
     R["notebook"] = err(lambda: open("{nb}").read())
     R["notebook_replaced"] = err(lambda: (os.unlink("{nb}"), write("{nb}", "{{}}")))
 '''
@@ -201,13 +202,16 @@ KILLER = '''
     R["child_kills"] = os.read(r, 100).decode()
     time.sleep(1)
     R["alive"] = True
-    # the run log the kernel's stderr is: it may write there, but may it wipe it?
-    os.write(2, b"the kernel's own stderr: " + "{token}"[::-1].encode() + b"\\n")
-    R["stderr"] = os.readlink("/proc/self/fd/2")
-    R["stderr_size"] = os.fstat(2).st_size
-    R["truncate_stderr"] = err(lambda: os.ftruncate(2, 0))
-    R["stderr_size_after"] = os.fstat(2).st_size
-    R["reopen_stderr"] = err(lambda: open("/proc/self/fd/2").read(1))
+    # the run log the kernel's stderr is: it may write there, but may it wipe it? (ipykernel
+    # captures fd 2 for the notebook; the stderr it was started with is its copy, fileno())
+    import sys
+    fd = sys.stderr.fileno()
+    os.write(fd, b"the kernel's own stderr: " + "{token}"[::-1].encode() + b"\\n")
+    R["stderr"] = os.readlink(f"/proc/self/fd/{{fd}}")
+    R["stderr_size"] = os.fstat(fd).st_size
+    R["truncate_stderr"] = err(lambda: os.ftruncate(fd, 0))
+    R["stderr_size_after"] = os.fstat(fd).st_size
+    R["reopen_stderr"] = err(lambda: open(f"/proc/self/fd/{{fd}}").read(1))
 '''
 
 HONEST = ("honest-1", "honest-2")
@@ -306,7 +310,9 @@ def test_the_keeper_and_the_grader_are_out_of_reach(attacked):
     record = _record(attacked, "b-reach")
     assert (record["pid"], record["ppid"], record["proc_pids"]) == (1, 0, [1]), record
     for fd, target in record["fds"].items():
-        assert (int(fd) <= 2 or target.startswith(("socket:", "pipe:", "anon_inode:", "/tmp/.")))
+        # /dev/null: ipykernel's copy of its stdout as it captures fd 1 (quiet, as its own)
+        assert (int(fd) <= 2 or target.startswith(("socket:", "pipe:", "anon_inode:", "/tmp/."))
+                or target == "/dev/null")
         assert "template" not in target, (fd, target)
     outside = [p for p in record["peers"] if p["pid"] != 1]
     assert outside, "no socket of the grader's was found, so this proves nothing"
@@ -315,9 +321,10 @@ def test_the_keeper_and_the_grader_are_out_of_reach(attacked):
 
 
 def test_cgroup_files_are_read_only_and_other_groups_show_no_process(attacked):
+    """/sys/fs/cgroup is not there at all (its /sys shows the CPUs only: test_host_leaks)."""
     record = _record(attacked, "b-reach")
-    assert record["group_procs"] == ["1"], record["group_procs"]
-    assert all(procs == [] for procs in (record["siblings"] or {}).values()), record["siblings"]
+    assert record["group_procs"] == errno.ENOENT, record["group_procs"]
+    assert record["siblings"] == errno.ENOENT, record["siblings"]
     assert all(result != "ok" for result in record["writes"].values()), record["writes"]
 
 

@@ -24,7 +24,8 @@ class CourseSettings(Configurable):
     root = Unicode(
         "", help="The course folder: the one holding nbgrader_config.py, source/, submitted/ "
                  "and (by default) the gradebook. configure() sets it to nbgrader_config.py's "
-                 "folder; each sandboxed kernel gets it as COURSE_ROOT and hides it.",
+                 "folder; each sandboxed kernel's launcher gets it as COURSE_ROOT and hides it "
+                 "(the kernel's own environment never holds it).",
     ).tag(config=True, env="COURSE_ROOT", env_out=True)
     gradebook_url = Unicode(
         help="The gradebook's database URL (nbgrader's CourseDirectory.db_url). Default: SQLite "
@@ -34,8 +35,8 @@ class CourseSettings(Configurable):
     exchange = Unicode(
         "/srv/nbgrader/exchange",
         help="The exchange through which assignments are released, fetched, submitted and "
-             "collected (nbgrader's Exchange.root); each sandboxed kernel gets it as "
-             "COURSE_EXCHANGE and hides it.",
+             "collected (nbgrader's Exchange.root); each sandboxed kernel's launcher gets it "
+             "as COURSE_EXCHANGE and hides it.",
     ).tag(config=True, env="COURSE_EXCHANGE")
     sandbox = Bool(
         True, help="Run every graded notebook in the bubblewrap sandbox (kernel and judge). "
@@ -203,7 +204,7 @@ def settings_doc() -> str:
              "for its value.", "",
              "| field | variable | default | what it is |", "| --- | --- | --- | --- |"]
     for name, trait in CourseSettings.class_traits(config=True).items():
-        variable = f"`{trait.metadata['env']}`" + (" (set for the kernel)"
+        variable = f"`{trait.metadata['env']}`" + (" (set for the kernel's launcher)"
                                                     if trait.metadata.get("env_out") else "")
         shown = f"`{trait.default_value!r}`" if trait.default_value not in ("", None) else "—"
         lines.append(f"| `{name}` | {variable} | {shown} | {trait.help} |")

@@ -8,7 +8,8 @@ holding only the system folders, the interpreter, ``.venv/`` and ``course/`` (re
 read-only copy of the submission's files (its notebooks empty), a sized ``/tmp``, a minimal
 ``/dev`` and its own ``/proc``; the judge's host uid (one per worker, never a kernel's), nobody
 in a user namespace of its own that may make no further one, no capability, no new privileges,
-new mount, network, IPC, UTS, cgroup and pid namespaces, the judge's rlimits and environment.
+new mount, network, IPC, UTS, cgroup and pid namespaces, a new, empty session keyring, the
+judge's rlimits and environment (the sandbox's allow-list).
 
 Two sides: ``start`` (the grader's: asks the template for a judge and returns its handle, or
 None so that ``JudgeSandbox`` starts it in bubblewrap) and ``Judge`` (what ``warm.start``

@@ -2,8 +2,9 @@
 
 Test cells are the instructor's code, but the student's values flow into them (a file name, a
 text, a function's result), so they run with no more rights than the student's kernel: in a
-bubblewrap sandbox per graded notebook, as an unprivileged uid, with no capability, no network
-and a file system that holds only the interpreter, ``.venv/``, the ``course`` package and a
+bubblewrap sandbox per graded notebook, as an unprivileged uid, with no capability, no network,
+an allow-listed environment, a new, empty session keyring, its own ``/proc`` and no ``/sys``, and
+a file system that holds only the interpreter, ``.venv/``, the ``course`` package and a
 read-only copy of the submission's own files (its notebooks read as empty). No course root,
 gradebook, ``source/``, classmate, home or host file is there to be opened, whatever name a test
 is handed.
@@ -274,11 +275,11 @@ def outside_ids() -> tuple[int, int]:
 
 
 def judge_environment() -> dict:
-    """The judge's whole environment: nothing of the grader's (no gradebook URL, no paths)."""
-    env = {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "MPLBACKEND": "Agg"}
-    if os.environ.get("NBGRADER_EXECUTION"):
-        env["NBGRADER_EXECUTION"] = os.environ["NBGRADER_EXECUTION"]
-    return env
+    """The judge's whole environment, a kernel's allow-list (``environment``): nothing of the
+    grader's (no gradebook URL, no token, no course path)."""
+    from course.grading.sandbox.environment import sandbox_environment
+
+    return sandbox_environment()
 
 
 def judge_argv(workdir: Path) -> list[str]:
@@ -318,7 +319,8 @@ def judge_argv(workdir: Path) -> list[str]:
 
 def launch() -> None:
     """``LAUNCHER``: as the grader's uid, open the way to the interpreter (``/root`` may hold
-    it), become the judge's own unprivileged uid, and run bwrap (``argv``: bwrap, folder)."""
+    it), become the judge's own unprivileged uid, join a new, empty session keyring (the
+    grader's keys are not the judge's), and run bwrap (``argv``: bwrap, folder)."""
     bwrap, folder = sys.argv[1], Path(sys.argv[2])
     argv = judge_argv(folder)
     argv[0] = bwrap
@@ -329,6 +331,9 @@ def launch() -> None:
         os.setgroups([])
         os.setgid(gid)
         os.setuid(uid)
+    from course.grading.sandbox import namespaces
+
+    namespaces.join_new_session_keyring()  # as the judge's uid: the keyring is its own, empty
     os.execv(bwrap, argv)
 
 

@@ -14,7 +14,9 @@ submission's files are *copied* into a size-limited scratch folder at the same p
 writable place with a private, sized ``/tmp`` and ``/dev/shm``), and the notebooks there read
 as empty (the one being graded holds the hidden tests); the kernel has its own pid, network
 (loopback only), IPC and UTS namespaces and talks to the grader over unix sockets in its own
-runtime folder; every process it starts dies with it; memory, file size and process count are
+runtime folder; its environment is the sandbox's allow-list (``environment``), never the
+grader's, and its session keyring a new, empty one; ``/sys`` shows only the CPUs, ``/proc`` only
+its own processes; every process it starts dies with it; memory, file size and process count are
 capped per process; under a root grader, the kernel and everything it starts share one cgroup
 of their own (``cgroups``: one CPU, one memory limit counting memfd, SysV shared memory and its
 tmpfs pages, one process limit); the kernel is ipykernel without its debugger (``LAUNCH``).
@@ -25,6 +27,8 @@ import shutil
 import stat
 import sys
 from pathlib import Path
+
+from course.grading.sandbox.environment import sandbox_environment
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[3]  # the repository holding course/ and .venv/
 MEMORY_BYTES = 3 * 1024 ** 3
@@ -42,6 +46,9 @@ OUTSIDE_BASE = 2_000_000_000        # + the kernel's pid: who it is on the host 
 # needs under them (the interpreter, .venv/, course/) is bound back.
 HIDDEN_DEFAULTS = ("/home", "/root", "/run", "/srv", "/mnt", "/media", "/opt", "/var/lib",
                    "/var/mail", "/var/spool", "/var/backups", "/var/log", "/var/tmp", "/var/cache")
+# /sys is the host's: /sys/fs/cgroup lists every kernel grading on the machine with its counters.
+# Covered whole; what the interpreter, numpy and OpenBLAS read there (the CPUs) is bound back.
+SYS_KEPT = ("/sys/devices/system/cpu",)
 KERNELSPEC_PATH = str(Path(__file__).resolve().parent / "jupyter")  # holds kernels/course-sandbox
 # What ``python -m ipykernel_launcher`` does, less the debugger: ipykernel imports debugpy at
 # every start when it is installed (0.15 s of CPU, a quarter of the kernel's start) and a graded
@@ -143,6 +150,11 @@ def workspace_argv(source: Path, dest: Path, depth: int = 0,
     return argv
 
 
+def sys_kept() -> list[Path]:
+    """What of the host's ``/sys`` a sandbox shows (``SYS_KEPT``, as far as this machine has it)."""
+    return [Path(folder) for folder in SYS_KEPT if Path(folder).is_dir()]
+
+
 def kept_folders() -> list[Path]:
     """What the kernel needs from the hidden folders: the interpreter, the venv, ``course``."""
     return sorted({Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(),
@@ -157,7 +169,10 @@ def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
     argv = ["bwrap", "--ro-bind", "/", "/",
             "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/dev/shm",
             "--remount-ro", "/dev", "--proc", "/proc",
-            "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+            "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
+            "--size", str(HIDDEN_BYTES), "--tmpfs", "/sys"]
+    for folder in sys_kept():
+        argv += ["--ro-bind", str(folder), str(folder)]
     hidden = hidden_roots() + [runtime.parent]  # other kernels' runtime folders live beside ours
     for folder in hidden:
         argv += ["--size", str(HIDDEN_BYTES), "--tmpfs", str(folder)]
@@ -174,15 +189,15 @@ def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
         argv += ["--perms", "0755", "--dir", "/tmp/.cache",
                  "--perms", "0755", "--dir", "/tmp/.cache/matplotlib",
                  "--ro-bind-data", _fd(cache), f"/tmp/.cache/matplotlib/{cache.name}"]
-    for folder in hidden:
+    for folder in [*hidden, Path("/sys")]:
         argv += ["--remount-ro", str(folder)]
     argv += ["--chdir", str(workdir),
              "--unshare-user", "--disable-userns", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID),
              "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-             "--cap-drop", "ALL", "--die-with-parent", "--new-session",
-             "--unsetenv", "JPY_PARENT_PID", "--unsetenv", "COURSE_GRADEBOOK_URL",
-             "--setenv", "HOME", "/tmp", "--setenv", "MPLBACKEND", "Agg",
-             sys.executable, "-c", LAUNCH, "-f", str(connection), *OPTIONS]
+             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv"]
+    for name, value in sandbox_environment().items():
+        argv += ["--setenv", name, value]
+    argv += [sys.executable, "-c", LAUNCH, "-f", str(connection), *OPTIONS]
     return argv
 
 
@@ -319,6 +334,9 @@ def main(argv: list[str]) -> None:
         open_the_way(kept_folders())
         confine(runtime.name)
     drop_root(runtime)
+    from course.grading.sandbox import namespaces
+
+    namespaces.join_new_session_keyring()  # as the kernel's uid: the keyring is its own
     stderr_through_a_relay()
     os.execv(command[0], command)
 

@@ -1,6 +1,8 @@
 """The Linux calls a warm kernel's sandbox is built with, which ``os`` does not offer: namespaces,
-mounts, mount attributes, capabilities and the loopback interface (glibc through ctypes)."""
+mounts, mount attributes, capabilities, the loopback interface and the session keyring (glibc
+through ctypes)."""
 import ctypes
+import errno
 import fcntl
 import os
 import socket
@@ -18,6 +20,9 @@ MOUNT_ATTR_RDONLY, MOUNT_ATTR_NOSUID = 0x1, 0x2
 AT_RECURSIVE, AT_SYMLINK_NOFOLLOW = 0x8000, 0x100
 SYS_MOUNT_SETATTR = 442  # the same number on every architecture (asm-generic table)
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41}  # glibc has no wrapper
+
+SYS_KEYCTL = {"x86_64": 250, "aarch64": 219, "riscv64": 219}  # glibc has no wrapper
+KEYCTL_JOIN_SESSION_KEYRING = 1
 
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 1, 4, 24, 38
 CAPABILITY_VERSION_3 = 0x20080522
@@ -90,6 +95,23 @@ def drop_capabilities() -> None:
     data = (ctypes.c_uint32 * 6)()
     _check(_libc.capset(header, data), "capset")
     prctl(PR_SET_NO_NEW_PRIVS, 1)
+
+
+def join_new_session_keyring() -> None:
+    """Leave the inherited session keyring for a new, empty one of this process's own.
+
+    Keys are granted by possession, not by uid, and a user namespace does not hide them: a
+    grader started from an SSH login (pam_keyinit, Kerberos, ``keyctl add``) would otherwise
+    hand its session's keys to every kernel and judge it starts (thread and process keyrings
+    are not inherited across fork or exec; the session keyring is). A kernel built without
+    keys (ENOSYS) has no keyring to hand on."""
+    number = SYS_KEYCTL.get(os.uname().machine)
+    if number is None:
+        raise OSError(f"keyctl: no system call number known for {os.uname().machine}")
+    if _libc.syscall(number, ctypes.c_long(KEYCTL_JOIN_SESSION_KEYRING), None) < 0:
+        error = ctypes.get_errno()
+        if error != errno.ENOSYS:
+            raise OSError(error, f"keyctl(JOIN_SESSION_KEYRING): {os.strerror(error)}")
 
 
 def map_to_nobody(uid: int, gid: int, inside: int = 65534) -> None:

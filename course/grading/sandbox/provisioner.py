@@ -10,9 +10,10 @@ kernelspec), so plain ``nbgrader autograde`` and ``python -m course grade`` both
   sockets in reach (the sandbox shows it only its own folder), and nothing the grader does
   there by path that the kernel could redirect; a grading process's first kernel first sweeps
   away the folders of graders that died (``runtime.sweep``);
-* each kernel is told which course root and exchange to hide (``COURSE_ROOT``,
+* each kernel's launcher is told which course root and exchange to hide (``COURSE_ROOT``,
   ``COURSE_EXCHANGE`` in its environment, from the ``CourseSettings`` in the kernel manager's
-  config), so the grader's own environment is never changed to carry them;
+  config), so the grader's own environment is never changed to carry them; the kernel itself
+  gets none of it, only the sandbox's allow-list (``environment``);
 * under a root grader the kernel's launcher, or the warm template that forks it (``_forked``),
   puts it in a cgroup named for its runtime folder (``kernel.confine``, ``warm.start``);
   cleaning up kills what is left in it and removes it;

@@ -2,9 +2,10 @@
 kernel and every judge of test cells needs, and forks each student's kernel and each judge
 from there (``warm.start``) instead of starting a fresh interpreter in bubblewrap.
 
-It never runs student code and holds nothing secret: it starts before any student, from the
-worker's environment less the gradebook's address, and is told per kernel only what a
-kernel's launcher would know (connection file, folder, environment). Three parts:
+It never runs student code and holds nothing secret: it starts before any student, with the
+sandbox's allow-list of the worker's environment (``template_environment``), and is told per
+kernel only what a kernel's launcher would know (connection file, folder, the course's settings,
+the kernel's allow-listed environment). Three parts:
 
 * ``serve`` — the template: imports, then answers on a unix socket in a folder only the
   grader may enter (hidden from every kernel). Each connection is one kernel (or judge): it
@@ -434,13 +435,18 @@ def fork(address: str | None, request: dict, fds: list[int],
 def start_kernel(address: str | None, connection_file: str, cwd: Path,
                  env: dict) -> tuple[Forked | None, str]:
     """Have the template at ``address`` fork the kernel of ``connection_file`` for the
-    submission folder ``cwd`` with ``env`` (less what no kernel may see). The kernel's stderr
-    is a pipe copied into this process's stderr of now (the run log, 1 MiB at most): the log's
-    own descriptor in the kernel could be truncated, wiping what classmates' grading wrote."""
+    submission folder ``cwd``, its sandbox built from the settings in ``env`` (the environment
+    a cold kernel's launcher would get), its environment the sandbox's allow-list of ``env``
+    (``environment.sandbox_environment``): nothing else of ``env`` is sent, as the kernel is a
+    fork of what the template received for it. The kernel's stderr is a pipe copied into this
+    process's stderr of now (the run log, 1 MiB at most): the log's own descriptor in the
+    kernel could be truncated, wiping what classmates' grading wrote."""
+    from course.grading.sandbox.environment import sandbox_environment
+
     quiet = os.open(os.devnull, os.O_RDWR)
     errors, errors_in_kernel = os.pipe()
     request = {"connection_file": connection_file, "cwd": str(cwd),
-               "env": {k: v for k, v in env.items() if k not in NOT_FOR_KERNELS}}
+               "settings": launcher_settings(env), "env": sandbox_environment(env)}
     try:
         forked, why = fork(address, request, [quiet, quiet, errors_in_kernel])
     finally:
@@ -552,11 +558,25 @@ class Born:
         self._folder.remove()
 
 
+def launcher_settings(env: dict) -> dict:
+    """What of a launcher's environment ``env`` a warm kernel's sandbox is built from, as a cold
+    kernel's launcher reads it: the course's settings (``COURSE_*``, less what no kernel may see)
+    and the home to hide (``kernel.hidden_roots``)."""
+    return {k: v for k, v in env.items()
+            if (k.startswith("COURSE_") or k == "HOME") and k not in NOT_FOR_KERNELS}
+
+
 def template_environment() -> dict:
-    """What a template starts with: this process's environment less what no kernel may see."""
-    env = {k: v for k, v in os.environ.items() if k not in NOT_FOR_KERNELS}
-    env.update(MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1", PYTHONNOUSERSITE="1",
-               PYDEVD_DISABLE_FILE_VALIDATION="1")  # debugpy's warning, on every start
+    """What a template starts with: the sandbox's allow-list of this process's environment, and
+    the grader's home (matplotlib's configuration and font list, which it loads): every kernel
+    and judge is a fork of it, so it holds nothing else of the grader's."""
+    from course.grading.sandbox.environment import sandbox_environment
+
+    env = sandbox_environment()
+    env["HOME"] = str(Path.home())  # never the sandbox's /tmp: the template runs on the host
+    env.update({k: v for k, v in os.environ.items()
+                if k in ("MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")})
+    env["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"  # debugpy's warning, on every start
     return env
 
 

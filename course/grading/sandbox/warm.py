@@ -6,10 +6,11 @@ of this kernel's own; new mount, network (loopback only), IPC, UTS and pid names
 system read-only, with the course roots, the exchange, homes and service data covered by empty
 tmpfs (the interpreter, ``.venv/`` and ``course/`` bound back), the submission *copied* into a
 sized tmpfs at its path (its notebooks empty), a sized ``/tmp`` and ``/dev/shm``, a minimal
-``/dev`` and its own ``/proc``; the rlimits. Then the kernel (pid 1 of its pid namespace, so
-all it starts dies with it) becomes its uid, enters a user namespace of its own as nobody
-that may make no further one, drops every capability, sets no-new-privileges, and runs
-ipykernel in the interpreter the template warmed up.
+``/dev``, its own ``/proc`` and a ``/sys`` showing only the CPUs; the rlimits; its environment
+replaced by the sandbox's allow-list (``environment``). Then the kernel (pid 1 of its pid
+namespace, so all it starts dies with it) becomes its uid, joins a new, empty session keyring,
+enters a user namespace of its own as nobody that may make no further one, drops every
+capability, sets no-new-privileges, and runs ipykernel in the interpreter the template warmed up.
 
 Its parent, the *keeper*, stays outside the pid namespace as that uid: it tells the grader the
 kernel's host pid and exits with the kernel's status. Both die when the template dies.
@@ -24,13 +25,12 @@ import sys
 import traceback
 from pathlib import Path
 
-from course.grading.sandbox import cgroups, kernel, namespaces as ns
+from course.grading.sandbox import cgroups, environment, kernel, namespaces as ns
 from course.grading.sandbox.runtime import SOCKETS, hand_over
 from course.grading.sandbox.template import NOT_FOR_KERNELS
 from course.grading.settings import CourseSettings
 
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
-DROPPED = NOT_FOR_KERNELS  # the launcher sends none of them; dropped again all the same
 
 
 def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None:
@@ -44,9 +44,9 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         os.dup2(quiet, 1)  # the template's own stdout is the worker's pipe
         os.close(quiet)
         os.setsid()
-        env = {k: v for k, v in request["env"].items() if k not in DROPPED}
-        os.environ.clear()
-        os.environ.update(env)
+        os.environ.clear()  # what the sandbox is built from: the launcher's settings, no more
+        os.environ.update({k: v for k, v in request.pop("settings", {}).items()
+                           if k not in NOT_FOR_KERNELS})
         if request.get("role") == "judge":
             from course.grading.judge.forked import Judge as Sandbox
         else:
@@ -58,6 +58,8 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         sandbox.build(uid, gid)
         ns.loopback_up()
         sandbox.limit()
+        os.environ.clear()  # the sandbox's allow-list, whatever the request held besides
+        os.environ.update({k: v for k, v in request["env"].items() if environment.allowed(k)})
         read_end, write_end = os.pipe()  # the inner process sees EOF here if its keeper is gone
         pid = os.fork()
         if pid == 0:
@@ -115,7 +117,6 @@ class Kernel:
         kernel.limit_resources(processes=self.settings.kernel_processes)
 
     def run(self) -> None:
-        os.environ.update(HOME="/tmp", MPLBACKEND="Agg")
         sys.argv = [sys.executable, "-f", str(self.connection), *kernel.OPTIONS]  # as if cold
         from course.grading.sandbox import kernel_app
 
@@ -143,8 +144,12 @@ def build_file_system(workdir: Path, runtime: Path, uid: int, gid: int) -> None:
     runtime_fd = os.open(runtime, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW)
     sockets_fd = os.open(sockets, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW)
     source = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    system = {folder: os.open(folder, os.O_PATH | os.O_DIRECTORY) for folder in kernel.sys_kept()}
     hidden = kernel.hidden_roots() + [runtime.parent]
     _tmpfs("/tmp", kernel.TMP_BYTES, 0o1777)
+    _tmpfs("/sys", kernel.HIDDEN_BYTES, 0o755)
+    for folder, fd in system.items():
+        _bind(fd, folder)
     _dev(devices)
     for folder in sorted(hidden):
         folder.mkdir(parents=True, exist_ok=True)
@@ -157,7 +162,8 @@ def build_file_system(workdir: Path, runtime: Path, uid: int, gid: int) -> None:
     _tmpfs(str(workdir), kernel.WORKSPACE_BYTES, 0o755)
     os.chown(workdir, uid, gid)
     copy_workspace(source, workdir, uid, gid)
-    for fd in (*keep.values(), *devices.values(), runtime_fd, sockets_fd, source):
+    for fd in (*keep.values(), *devices.values(), *system.values(), runtime_fd, sockets_fd,
+               source):
         os.close(fd)
     ns.set_mount_attributes("/", set_=ns.MOUNT_ATTR_RDONLY | ns.MOUNT_ATTR_NOSUID, recursive=True)
     for writable in ("/tmp", "/dev/shm", str(sockets), str(workdir)):
@@ -225,6 +231,7 @@ def _inner(sandbox, uid: int, gid: int, stdio: list[int], keeper: int) -> None:
         os.setgroups([])
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid)
+        ns.join_new_session_keyring()  # as its uid: the keyring is its own, empty
         ns.unshare(ns.CLONE_NEWUSER)
         ns.map_to_nobody(uid, gid)
         with open("/proc/sys/user/max_user_namespaces", "w") as handle:
