@@ -184,8 +184,7 @@ def deep(function, *args):
 
     The thread hands the tokenizing of each long text back to the caller's thread
     (``_in_caller``): Python's tokenizer grows a multi-line string line by line, which in a
-    thread's own malloc arena copies it each time (quadratic time; a 12 MB string took 36 s
-    there, 2 s in the main thread)."""
+    thread's own malloc arena copies it each time (time quadratic in its length)."""
     if threading.current_thread().name == "deep scan":
         return function(*args)
     result, asked, answers = {}, queue.SimpleQueue(), queue.SimpleQueue()
