@@ -102,7 +102,8 @@ class Finding:
 
 
 class Unreadable(Exception):
-    """A cell the scan cannot read: too much code, too deeply nested, or IPython cannot rewrite it."""
+    """A cell the scan cannot read: too much code, too deeply nested, or IPython cannot rewrite
+    it."""
 
 
 def tokens(code: str, most: int) -> int:
@@ -134,7 +135,7 @@ def read_cell(code: str) -> ast.Module | None:
     return tree
 
 
-@functools.lru_cache(maxsize=2)  # a notebook's names, then its scan, read the same cell
+@functools.lru_cache(maxsize=2)  # a notebook's names, then its scan, read the same cell (``deep``)
 def _read_large(code: str) -> tuple[ast.Module | None, str]:
     """``read_cell`` of a long text: (its tree, "") or (None, why the scan cannot read it)."""
     # every token but a dedent or the end takes a character: a shorter text is not counted
@@ -217,6 +218,7 @@ def deep(function, *args):
                 answers.put((False, error))
         thread.join()
     finally:
+        _read_large.cache_clear()  # a long cell's tree is this scan's, not the next student's
         threading.stack_size(stack)
         sys.setrecursionlimit(limit)
     if "error" in result:

@@ -5,8 +5,8 @@ Verdicts are the grader's to judge, not the kernel's, so this scan guards no sco
 student on "needs review" only for code no honest student writes (see ``code_rules``), each
 finding named by notebook, cell and line. A locked or test cell nbgrader restores from the
 source is not the student's; any other cell is read, an added copy of a locked cell included.
-What the scan cannot read (a notebook it cannot open, a cell of too much code or too deep) is a finding
-of its own, marked ``unread``: the student waits for a TA rather than pass unread.
+What the scan cannot read (a notebook it cannot open, a cell of too much code or too deep) is a
+finding of its own, marked ``unread``: the student waits for a TA rather than pass unread.
 """
 import ast
 import functools
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import nbformat
 
-from course.grading.second_opinion.code_rules import (CODE_TOKENS, MODULE_FILES, Finding, Names, bindings, deep,
-                                                      module_shadowed, parse_cell, scan_python,
-                                                      tokens)
+from course.grading.second_opinion.code_rules import (
+    CODE_TOKENS, MODULE_FILES, Finding, Names, bindings, deep, module_shadowed, parse_cell,
+    scan_python, tokens)
 
 __all__ = ["Finding", "Release", "new_python_files", "scan_file", "scan_notebook", "scan_python",
            "scan_submission"]
