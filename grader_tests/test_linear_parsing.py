@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from course.grading.second_opinion import code_rules
-from course.grading.second_opinion.code_rules import CELL_LIMIT, CODE_LIMIT, Names, scan_python
+from course.grading.second_opinion.code_rules import Names, scan_python
 from course.grading.report.failures import notebook_failures, task_headings
 from course.grading.report.page import _similarity_section
 from course.grading.second_opinion.similarity import Ahead, Unfinished, _lines
-from course.grading.second_opinion.scan import Release, scan_notebook
+from course.grading.second_opinion.scan import Budget, Release, scan_notebook
 from course.grading.course_dir import ROOT as ROOT_FOR_READING
 
 QUADRATIC = 16  # what 4x the input costs a quadratic parser; a linear one stays near 4
@@ -24,20 +24,22 @@ FACTOR = 12     # the bound: generous for a loaded machine, still well below qua
 FLOOR = 0.02    # seconds below which a timing is noise
 
 
-def _seconds(function, argument) -> float:
-    """The best of three CPU times of this thread (not wall time: other work on a shared
-    machine slows the wall clock, not the count of what this parse does)."""
+def _seconds(function, argument, clock=time.thread_time, rounds: int = 3) -> float:
+    """The best of ``rounds`` CPU times of this thread, or with ``clock=time.process_time`` of
+    all this process's threads (not wall time: other work on a shared machine slows the wall
+    clock, not the count of what this parse does)."""
     best = float("inf")
-    for _ in range(3):
-        started = time.thread_time()
+    for _ in range(rounds):
+        started = clock()
         function(argument)
-        best = min(best, time.thread_time() - started)
+        best = min(best, clock() - started)
     return best
 
 
-def _linear(function, make, n: int, most: float = 10.0):
+def _linear(function, make, n: int, most: float = 10.0, clock=time.thread_time, rounds: int = 3):
     """``function`` on ``make(n)`` and ``make(4 * n)``: near-linear growth, under ``most`` s."""
-    small, large = _seconds(function, make(n)), _seconds(function, make(4 * n))
+    small = _seconds(function, make(n), clock, rounds)
+    large = _seconds(function, make(4 * n), clock, rounds)
     assert large < most, f"{large:.2f} s at 4n"
     assert large < FACTOR * max(small, FLOOR), f"{small:.3f} s at n, {large:.3f} s at 4n"
     return function(make(4 * n))
@@ -127,11 +129,57 @@ def test_alias_chains(reverse):
     assert names.sensitive["a8000"] == "sys"
 
 
-def test_a_cell_of_ten_megabytes_is_not_read_and_says_so():
+def test_a_cell_of_ten_megabytes_of_code_is_not_read_and_says_so():
     started = time.perf_counter()
     [finding] = _cell("x = 1\n" * 1_750_000)
-    assert time.perf_counter() - started < 2
-    assert finding.unread and finding.what.startswith("too large to read (10.0 MB")
+    assert time.perf_counter() - started < 3
+    assert finding.unread and finding.what.startswith(
+        "more code than the scan reads in one cell (10.0 MB holding over 262,144 tokens")
+
+
+README = ("## Installing\n\nRun `pip install tearing` and read the *docs* on chunking: a paragraph "
+          "of plain words, another one, then a table.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n")
+
+
+def _pasted(size: int) -> str:
+    """An answer cell holding a pasted README of ``size`` characters, as assignment 5 invites."""
+    text = (README * (size // len(README) + 1))[:size]
+    return f'readme = """{text}"""\nparagraphs = readme.split("\\n\\n")\n'
+
+
+@pytest.mark.parametrize("make", [_pasted, lambda n: f"readme = {'x' * n!r}\n",
+                                  lambda n: "# " + "a comment " * (n // 10) + "\nx = 1\n"],
+                         ids=["multi-line string", "one-line string", "comment"])
+def test_a_large_string_is_read_in_linear_time_and_holds_nobody(make):
+    assert _linear(_cell, make, 750_000, clock=time.process_time) == []
+
+
+def test_a_notebook_holding_a_pasted_readme_is_scanned_in_linear_time(tmp_path):
+    """The whole scan of a notebook (its budget, its names, each cell), which runs in a thread of
+    its own: the tokenizing of a long text is handed back to the caller's thread, where a
+    multi-line string does not grow in quadratic time as it does in the thread (without the
+    hand-off this test fails)."""
+    def scan(n: int) -> list:
+        path = tmp_path / f"pasted-{n}.ipynb"
+        if not path.exists():
+            nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(_pasted(n)),
+                                                           nbformat.v4.new_code_cell("x = 1")]), path)
+        return scan_notebook(path, Release(frozenset(), {}))
+
+    assert _linear(scan, lambda n: n, 3_000_000, most=40, clock=time.process_time,
+                   rounds=1) == []
+
+
+def test_a_pasted_readme_of_three_megabytes_is_read_and_its_code_still_judged():
+    assert _cell(_pasted(3_000_000)) == []
+    sneaky = _pasted(3_000_000) + "import ctypes\n"
+    assert [f.what for f in _cell(sneaky)] == ["imports ctypes (reaches raw memory and C calls)"]
+
+
+def test_a_large_cell_of_code_is_read_in_linear_time_up_to_its_cap():
+    lines = lambda n: "".join(f"row_{i} = [{i}, 'word {i}', {i}.5]\n" for i in range(n))  # noqa: E731
+    _linear(_cell, lines, 4_000, clock=time.process_time)
+    assert _cell(lines(20_000)) == []  # 1 MB, some 260,000 tokens in all
 
 
 def test_a_long_sum_is_read_and_a_deeper_one_says_it_was_not():
@@ -141,17 +189,17 @@ def test_a_long_sum_is_read_and_a_deeper_one_says_it_was_not():
 
 
 def test_a_submission_past_the_scans_budget_says_which_cells_it_did_not_read(tmp_path):
-    cell = f"x = '{'x' * (CELL_LIMIT - 16)}'"
-    count = CODE_LIMIT // len(cell) + 2
+    cell = "x = 1\n" * 5_000 + f"readme = {'x' * 100_000!r}\n"  # 20,000 tokens, and data
+    count = 6  # past a budget of 100,000 tokens (CODE_TOKENS would take a minute to read)
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell) for _ in range(count)])
     path = tmp_path / "big.ipynb"
     nbformat.write(nb, path)
     started = time.perf_counter()
-    findings = scan_notebook(path, Release(frozenset(), {}))
+    findings = scan_notebook(path, Release(frozenset(), {}), Budget(100_000))
     assert time.perf_counter() - started < 10
     assert [f.where for f in findings] == [f"big.ipynb cell #{i}" for i in (count - 1, count)]
-    assert all(f.unread and f.what.startswith("not read: the submission holds more than 1 MB")
-               for f in findings)
+    assert all(f.unread and f.what.startswith("not read: the submission holds more than 100,000 "
+                                              "tokens of code") for f in findings)
 
 
 def test_matched_lines_of_repeated_code():

@@ -366,8 +366,9 @@ def test_code_the_scan_cannot_read_is_its_own_reason():
     graded = Outcome("ada", A1, Status.GRADED, 40.0, 40.0)
     held = _held_for_review(graded, big + forged)
     assert held.status == Status.NEEDS_REVIEW and held.score == 40.0
-    assert held.reason == ("code the second opinion could not read: nb.ipynb cell #3 line 0: too "
-                           "large to read (586 kB; the scan reads at most 256 kB of code at a time)"
+    assert held.reason == ("code the second opinion could not read: nb.ipynb cell #3 line 0: more "
+                           "code than the scan reads in one cell (586 kB holding over 262,144 "
+                           "tokens; a string literal is one)"
                            " | code that could tamper with its tests: nb.ipynb cell #4 line 2: uses "
                            "sys.settrace (installs an interpreter hook)")
 

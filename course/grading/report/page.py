@@ -22,6 +22,7 @@ from course.grading.exports.canvas import read_outcomes
 from course.grading.course_dir import notebooks
 from course.grading.exports.gradebook_csv import score_text
 from course.grading.report.failures import student_failures, task_headings
+from course.grading.feedback.safe_html import CSP_META
 from course.grading.feedback.summary import heading_html, plain_heading
 from course.grading.logs import student_log
 from course.grading.outcome import Status
@@ -224,7 +225,7 @@ def build(root: Path, assignment: str, ahead: Ahead | None = None) -> str:
         summary += (f"; graded scores: mean {statistics.mean(scores):.1f}, median "
                     f"{statistics.median(scores):g} of {max_score:g}")
     return "\n".join([
-        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{escape(assignment)} · "
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'>{CSP_META}<title>{escape(assignment)} · "
         f"class report</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(assignment)}: the class after grading</h1>",
         f"<p>{len(outcomes)} students: {escape(summary)}. <small>Built "

@@ -9,21 +9,25 @@ as the code they run. Anything else an honest student writes passes.
 
 Student text is read in linear time and within bounds: no pattern here backtracks, a magic's
 options are skipped without re-parsing the line word by word, aliases are followed once each.
-A cell longer than ``CELL_LIMIT`` characters (256 kB), or too deeply nested for Python's own
-parser, is not read at all, nor is code past ``CODE_LIMIT`` (1 MB) in one submission; the scan
-says so (``Unreadable``) rather than pass code it has not read: an honest cell is a few kilobytes,
-a notebook a few dozen, and a TA can open one that is not. The densest code (``x=1`` lines)
-costs about 30 s per MB to read, a plain string far less. A cell that is not valid Python never
-runs, so it holds nobody.
+Code is measured in tokens, not characters: a string literal or a comment is one token whatever
+its length, so a pasted README of megabytes is read like any other line (in time linear in its
+length). A cell of more than ``CELL_TOKENS`` tokens, or too deeply nested for Python's own parser,
+is not read at all, nor is code past ``CODE_TOKENS`` tokens in one submission; the scan says so
+(``Unreadable``) rather than pass code it has not read: an honest cell holds a few hundred tokens,
+a notebook a few thousand, and a TA can open one that does not. A cell that is not valid Python
+never runs, so it holds nobody.
 """
 import ast
 import functools
 import importlib.util
+import io
 import itertools
+import queue
 import re
 import shlex
 import sys
 import threading
+import tokenize
 from collections import defaultdict, deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,8 +80,8 @@ ESCAPE = re.compile(r"\b(umount|mount|unshare|nsenter|chroot|pivot_root|setns|ca
 # Calls whose string argument names an attribute (``getattr(tb, "tb_frame")``).
 BY_NAME = {"getattr", "setattr", "delattr", "hasattr", "attrgetter", "methodcaller",
            "getattr_static", "__getattribute__", "__getattr__", "__setattr__", "__delattr__"}
-CELL_LIMIT = 1 << 18     # characters of one cell the scan reads (a solution is a few thousand)
-CODE_LIMIT = 1 << 20     # characters of a submission's code the scan reads in all
+CELL_TOKENS = 1 << 18    # tokens of one cell the scan reads (a solution holds a few hundred)
+CODE_TOKENS = 1 << 20    # tokens of a submission's code the scan reads in all
 CACHED = 1 << 16         # cells up to this size keep their tree for the next student
 MAGIC_OPTIONS = 16       # words of options before a magic's code (honest lines have a few)
 DEPTH = 20_000           # frames the scan may use on a tree Python's parser built
@@ -98,16 +102,50 @@ class Finding:
 
 
 class Unreadable(Exception):
-    """A cell the scan cannot read: too large, too deeply nested, or IPython cannot rewrite it."""
+    """A cell the scan cannot read: too much code, too deeply nested, or IPython cannot rewrite
+    it."""
+
+
+def tokens(code: str, most: int) -> int:
+    """How many tokens ``code`` holds, counted up to ``most + 1`` (so in time linear in at most
+    the text). A string literal or a comment is one token: this is the size of the code, not
+    of the data it holds. Where Python's tokenizer stops, IPython's rewriting and the parser stop
+    too, so what is counted is what could be read."""
+    return _in_caller(_tokens, code, most) if len(code) > CACHED else _tokens(code, most)
+
+
+def _tokens(code: str, most: int) -> int:
+    count = 0
+    try:
+        for _ in itertools.islice(tokenize.generate_tokens(io.StringIO(code).readline), most + 1):
+            count += 1
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return count
 
 
 def read_cell(code: str) -> ast.Module | None:
     """The syntax tree of a cell's (IPython) code; None if it is not Python (so it never runs).
     Raises ``Unreadable`` for a cell the scan cannot read."""
-    if len(code) > CELL_LIMIT:
-        raise Unreadable(f"too large to read ({_size(len(code))}; the scan reads at most "
-                         f"{_size(CELL_LIMIT)} of code at a time)")
-    return _parse_cached(code) if len(code) <= CACHED else _parse(code)
+    if len(code) <= CACHED:
+        return _parse_cached(code)
+    tree, problem = _in_caller(_read_large, code)
+    if problem:
+        raise Unreadable(problem)
+    return tree
+
+
+@functools.lru_cache(maxsize=2)  # a notebook's names, then its scan, read the same cell (``deep``)
+def _read_large(code: str) -> tuple[ast.Module | None, str]:
+    """``read_cell`` of a long text: (its tree, "") or (None, why the scan cannot read it)."""
+    # every token but a dedent or the end takes a character: a shorter text is not counted
+    if len(code) * 2 + 2 > CELL_TOKENS and _tokens(code, CELL_TOKENS) > CELL_TOKENS:
+        return None, (f"more code than the scan reads in one cell ({_size(len(code))} holding "
+                      f"over {CELL_TOKENS:,} tokens; a string literal is one)")
+    try:
+        return _parse(code), ""
+    except Unreadable as error:
+        return None, str(error)
 
 
 def parse_cell(code: str) -> ast.Module | None:
@@ -143,29 +181,55 @@ _parse_cached = functools.lru_cache(maxsize=4096)(_parse)
 def deep(function, *args):
     """``function(*args)`` with room to walk the trees Python compiles (an expression of 2,000
     terms is 2,000 levels deep, three frames each in a visitor): in a thread of its own with a
-    large stack, under a recursion limit of ``DEPTH``; deeper trees raise RecursionError."""
+    large stack, under a recursion limit of ``DEPTH``; deeper trees raise RecursionError.
+
+    The thread hands the tokenizing of each long text back to the caller's thread
+    (``_in_caller``): Python's tokenizer grows a multi-line string line by line, which in a
+    thread's own malloc arena copies it each time (time quadratic in its length)."""
     if threading.current_thread().name == "deep scan":
         return function(*args)
-    result = {}
+    result, asked, answers = {}, queue.SimpleQueue(), queue.SimpleQueue()
 
     def run():
         try:
             result["value"] = function(*args)
         except BaseException as error:  # re-raised in the caller's thread
             result["error"] = error
+        finally:
+            asked.put(None)
+
+    def caller(job, *job_args):
+        asked.put((job, job_args))
+        done, value = answers.get()
+        if not done:
+            raise value
+        return value
 
     limit, stack = sys.getrecursionlimit(), threading.stack_size(STACK)
     sys.setrecursionlimit(max(limit, DEPTH))
     try:
         thread = threading.Thread(target=run, name="deep scan")
+        thread.caller = caller
         thread.start()
+        while (asking := asked.get()) is not None:
+            try:
+                answers.put((True, asking[0](*asking[1])))
+            except BaseException as error:  # the thread raises it where it asked
+                answers.put((False, error))
         thread.join()
     finally:
+        _read_large.cache_clear()  # a long cell's tree is this scan's, not the next student's
         threading.stack_size(stack)
         sys.setrecursionlimit(limit)
     if "error" in result:
         raise result["error"]
     return result["value"]
+
+
+def _in_caller(function, *args):
+    """``function(*args)``, run by the thread that started this ``deep`` scan, if any."""
+    caller = getattr(threading.current_thread(), "caller", None)
+    return caller(function, *args) if caller else function(*args)
 
 
 def bindings(tree: ast.Module | None) -> dict[str, str | None]:

@@ -5,8 +5,8 @@ Verdicts are the grader's to judge, not the kernel's, so this scan guards no sco
 student on "needs review" only for code no honest student writes (see ``code_rules``), each
 finding named by notebook, cell and line. A locked or test cell nbgrader restores from the
 source is not the student's; any other cell is read, an added copy of a locked cell included.
-What the scan cannot read (a notebook it cannot open, a cell too large or too deep) is a finding
-of its own, marked ``unread``: the student waits for a TA rather than pass unread.
+What the scan cannot read (a notebook it cannot open, a cell of too much code or too deep) is a
+finding of its own, marked ``unread``: the student waits for a TA rather than pass unread.
 """
 import ast
 import functools
@@ -15,8 +15,9 @@ from pathlib import Path
 
 import nbformat
 
-from course.grading.second_opinion.code_rules import (CODE_LIMIT, MODULE_FILES, Finding, Names, bindings, deep, module_shadowed,
-                         parse_cell, scan_python)
+from course.grading.second_opinion.code_rules import (
+    CODE_TOKENS, MODULE_FILES, Finding, Names, bindings, deep, module_shadowed, parse_cell,
+    scan_python, tokens)
 
 __all__ = ["Finding", "Release", "new_python_files", "scan_file", "scan_notebook", "scan_python",
            "scan_submission"]
@@ -88,22 +89,29 @@ def _restored(cells, release: Release) -> set[int]:
 
 @dataclass
 class Budget:
-    """Characters of code the scan of one submission still reads."""
+    """Tokens of code the scan of one submission still reads (a string literal is one token,
+    whatever its length: data costs the budget nothing)."""
 
-    left: int = CODE_LIMIT
+    size: int = CODE_TOKENS
+    left: int = field(init=False)
+
+    def __post_init__(self):
+        self.left = self.size
 
     def take(self, code: str) -> bool:
         """Whether ``code`` is read (and counted), or left unread past the budget."""
-        if len(code) > self.left:
+        count = tokens(code, self.left)
+        if count > self.left:
             self.left = 0  # what follows is unread too: the TA reads on from here
             return False
-        self.left -= len(code)
+        self.left -= count
         return True
 
 
-def _past_budget(where: str, code: str) -> Finding:
-    return Finding(where, 0, f"not read: the submission holds more than {CODE_LIMIT >> 20} MB of "
-                             f"code, the most the scan reads ({len(code) >> 10} kB here)", unread=True)
+def _past_budget(where: str, budget: Budget) -> Finding:
+    return Finding(where, 0, f"not read: the submission holds more than {budget.size:,} tokens of "
+                             f"code, the most the scan reads (a string literal is one token)",
+                   unread=True)
 
 
 def scan_notebook(path: Path, release: Release, budget: Budget | None = None) -> list[Finding]:
@@ -134,7 +142,7 @@ def _scan_notebook(path: Path, release: Release, budget: Budget) -> list[Finding
     findings = []
     for where, source, read in own:
         findings += (scan_python(source, where, release.protected, names) if read
-                     else [_past_budget(where, source)])
+                     else [_past_budget(where, budget)])
     return findings
 
 
@@ -155,7 +163,7 @@ def scan_file(path: Path, where: str, how: str, budget: Budget | None = None) ->
         try:
             code = path.read_text(errors="replace")
             findings += (scan_python(code, where) if budget is None or budget.take(code)
-                         else [_past_budget(where, code)])
+                         else [_past_budget(where, budget)])
         except OSError as error:
             findings.append(Finding(where, 0, f"a Python file {how} that cannot be read ({error})"))
     return findings
