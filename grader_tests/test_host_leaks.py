@@ -291,7 +291,7 @@ def test_the_cold_kernels_command_line_clears_the_environment_and_covers_sys(tmp
     from test_sandbox_argv import parse
 
     runtime = tmp_path / "sandbox-kernels" / "kernel-abc"
-    runtime.mkdir(parents=True)
+    (runtime / "sockets").mkdir(parents=True)  # the kernel's own folder (sandbox.runtime)
     (runtime / "kernel.json").write_text("{}")
     workdir = tmp_path / "submission"
     workdir.mkdir()
