@@ -72,7 +72,7 @@ def bar_html(earned: float, possible: float, widest: float) -> str:
             f'<div style="background:{BLUE};width:{inner:.1f}%;height:1em"></div></div>')
 
 
-def bars_html(tasks: list[tuple[str, str, float, float, float]]) -> str:
+def bars_html(tasks: list[tuple]) -> str:
     """Points per task as HTML bars (earned over the grey of possible), each task a link to its
     cell: a table, not a picture, so it reads in any browser, screen reader included. A task
     awaiting a TA says so instead of showing a bar."""

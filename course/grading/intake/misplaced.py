@@ -84,7 +84,7 @@ def _student(folder: Path, assignment: str, known: list[str], wanted: list[str],
                         f"{_rename(entry.name, wanted)}")
         elif entry.name == assignment:
             said += _submission(entry, f"submitted/{student}/{assignment}", wanted, nb_names)
-        elif entry.name not in known:
+        elif known and entry.name not in known:  # (a course copy naming none: nothing to say)
             guess = _closest(entry.name, known) or assignment
             said.append(f"{shown}/: a folder named after no assignment of the course, so it is "
                         f"never graded; if it holds {guess}, rename it to "
