@@ -238,9 +238,16 @@ def export_again(args) -> int:
     grades_csv, tasks_csv, log, problems = export_class(root, args.assignment)
     for problem in problems:
         print("problem:", problem)
+    from course.grading.exports.gradebook_csv import table
+    from course.grading.gradebook.record import recorded
+    from course.grading.intake.handed_in import db_url
+
+    outcomes = recorded(db_url(root), args.assignment)
+    print(table(outcomes))
     rows = sum(1 for _ in grades_csv.open()) - 1
-    print(f"grades of {rows} students: {grades_csv.relative_to(root)}; per task: "
-          f"{tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/")
+    print(f"grades of {rows} student{'' if rows == 1 else 's'}: {grades_csv.relative_to(root)}; "
+          f"per task: {tasks_csv.relative_to(root)}; feedback: feedback/<student>/"
+          f"{args.assignment}/")
     return 1 if problems else 0
 
 
