@@ -211,6 +211,10 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead) -> int:
             raise
         print(f"error: {error}", file=sys.stderr)
         return 1
+    from course.grading.feedback.not_graded import rewrite_held_feedback, write_not_graded_pages
+
+    write_not_graded_pages(root, cycle.outcomes)
+    cycle.problems += rewrite_held_feedback(root, cycle.outcomes)
     print(summary(cycle.outcomes, cycle.problems))
     wrong = getattr(args, "misplaced", [])
     if wrong:
@@ -229,25 +233,27 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead) -> int:
 
 def export_again(args) -> int:
     from course.grading.cycle import export_class
-
-    root = args.course.resolve()
-    if not _graded_anywhere(root, args.assignment):
-        print(f"error: nobody's {args.assignment} is graded yet, here or in the gradebook: run "
-              f"`python -m course grade {args.assignment}` first", file=sys.stderr)
-        return 1
-    grades_csv, tasks_csv, log, problems = export_class(root, args.assignment)
-    for problem in problems:
-        print("problem:", problem)
     from course.grading.exports.gradebook_csv import table
+    from course.grading.feedback.not_graded import rewrite_held_feedback, write_not_graded_pages
     from course.grading.gradebook.record import recorded
     from course.grading.intake.handed_in import db_url
 
-    outcomes = recorded(db_url(root), args.assignment)
+    root, assignment = args.course.resolve(), args.assignment
+    if not _graded_anywhere(root, assignment):
+        print(f"error: nobody's {assignment} is graded yet, here or in the gradebook: run "
+              f"`python -m course grade {assignment}` first", file=sys.stderr)
+        return 1
+    grades_csv, tasks_csv, log, problems = export_class(root, assignment)
+    outcomes = recorded(db_url(root), assignment)
+    write_not_graded_pages(root, outcomes)
+    problems += rewrite_held_feedback(root, [  # those graded in this copy: its feedback is here
+        o for o in outcomes if (root / "autograded" / o.student_id / assignment).is_dir()])
     print(table(outcomes))
+    for problem in problems:
+        print("problem:", problem)
     rows = sum(1 for _ in grades_csv.open()) - 1
     print(f"grades of {rows} student{'' if rows == 1 else 's'}: {grades_csv.relative_to(root)}; "
-          f"per task: {tasks_csv.relative_to(root)}; feedback: feedback/<student>/"
-          f"{args.assignment}/")
+          f"per task: {tasks_csv.relative_to(root)}; feedback: feedback/<student>/{assignment}/")
     return 1 if problems else 0
 
 

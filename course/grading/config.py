@@ -34,6 +34,7 @@ def configure(c, root) -> CourseSettings:
     from course.grading.feedback.mark_schemes import ClearMarkSchemes
     from course.grading.feedback.safe_html import StaticOutputs
     from course.grading.feedback.summary import FeedbackSummary
+    from course.grading.feedback.task_lists import TaskListsAsText
     from course.grading.intake.handed_in import refuse_links_in_nbgrader
     from course.grading.nbgrader_hooks.execute import GradingExecute
     from course.grading.nbgrader_hooks.gradebook_steps import GetGradesAtOnce, SaveAutoGradesAtOnce
@@ -103,8 +104,8 @@ def configure(c, root) -> CourseSettings:
     # can draw; a summary on top that is also the contents (points per task, failed cases by
     # contract rule, what to reread).
     c.GenerateFeedback.preprocessors = [
-        GetGradesAtOnce, ClearHiddenTests, ClearMarkSchemes, TracebacksWithoutSource, StaticOutputs,
-        FeedbackSummary, CSSHTMLHeaderPreprocessor,
+        GetGradesAtOnce, ClearHiddenTests, ClearMarkSchemes, TaskListsAsText, TracebacksWithoutSource,
+        StaticOutputs, FeedbackSummary, CSSHTMLHeaderPreprocessor,
     ]
     # nbconvert's HTML exporter, with compiled templates kept between students and no second parse
     # of each page (feedback/export.py): a third of the cost of each student's feedback. It cleans

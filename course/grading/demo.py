@@ -23,6 +23,7 @@ from course.grading.report.after_batch import report_assignment
 from course.grading.course_dir import ROOT, assignments, notebooks
 from course.grading.cycle import run_cycle, summary
 from course.grading.exports.gradebook_csv import write_csv
+from course.grading.feedback.not_graded import rewrite_held_feedback, write_not_graded_pages
 from course.grading.outcome import Outcome
 from course.grading.releases.notebooks import regenerate
 from course.grading.submissions import fill, grade_id, is_answer, solutions
@@ -151,6 +152,8 @@ def run(course: Path = ROOT, jobs: int = 2) -> list[Outcome]:
               "workers (autograde, feedback, exports) …", flush=True)
         cycle = run_cycle(root, assignment, jobs=jobs, students=list(STUDENTS),
                           progress=lambda line, **_: print("    " + line, flush=True))
+        write_not_graded_pages(root, cycle.outcomes)
+        cycle.problems += rewrite_held_feedback(root, cycle.outcomes)
         outcomes += cycle.outcomes
         problems += cycle.problems
         page, _ = report_assignment(root, assignment)

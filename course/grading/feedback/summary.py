@@ -13,6 +13,7 @@ from html import escape
 
 from markupsafe import Markup
 from nbgrader.preprocessors import NbGraderPreprocessor
+from traitlets import List, Unicode
 
 from course.grading.report.colours import BLUE, GREY
 from course.grading.report.failures import Failure, notebook_failures, task_headings
@@ -144,8 +145,7 @@ def summary_html(nb, pending=frozenset(), unanswered=frozenset(), held: str = ""
     parts = [f'<div id="{MARK}" style="border:1px solid {GREY};padding:0.8em 1.2em;'
              f'margin:0 0 1.5em 0;background:#f7f9fb">', f"<h2>{heading}</h2>"]
     if held:
-        parts.append(f"<p><b>Held for a TA's review:</b> these points are not your grade yet. "
-                     f"{escape(held)}</p>")
+        parts.append(f"<p><b>Held for a TA's review.</b> {escape(held)}</p>")
     if waiting:
         parts.append(f"<p>The {waiting:g} points a TA grades are not counted above, as lost or "
                      "as earned: your score is final once a TA has graded them.</p>")
@@ -198,39 +198,18 @@ def pending_ids(resources) -> set[str]:
     return manual_state(resources)[0]
 
 
-def _held(resources) -> str:
-    """Why this student's score is held for a TA's review (the outcome the grading worker
-    recorded), or ""."""
-    from course.grading.outcome import Status
-
-    info = resources.get("nbgrader", {})
-    if not all(info.get(k) for k in ("db_url", "assignment", "student")):
-        return ""
-    try:
-        from sqlalchemy import create_engine, select
-
-        from course.grading.gradebook.record import OUTCOMES
-
-        engine = create_engine(info["db_url"])
-        try:
-            with engine.connect() as connection:
-                row = connection.execute(
-                    select(OUTCOMES.c.status)
-                    .where(OUTCOMES.c.assignment == info["assignment"],
-                           OUTCOMES.c.student_id == info["student"])).first()
-        finally:
-            engine.dispose()
-    except Exception:  # no outcome table: a plain nbgrader run
-        return ""
-    if row is None or row.status != Status.NEEDS_REVIEW:
-        return ""
-    return "The grader found code a TA should look at before your score counts."
+HELD = ("The grader found code in your notebook a TA looks at first: until then these points "
+        "are not your grade.")
 
 
 class FeedbackSummary(NbGraderPreprocessor):
     """Leave the summary in ``resources["course_summary"]`` for the page's template, and the
     grade ids awaiting a TA (``course_pending``) and left unanswered (``course_unanswered``),
     so that the page shows no number for a cell a TA has still to grade."""
+
+    held = List(Unicode(), help="Students whose score is held for a TA's review (the command "
+                                "that grades them says so when it writes their feedback "
+                                "again, feedback.not_graded).").tag(config=True)
 
     def preprocess(self, nb, resources):
         pending, unanswered = manual_state(resources)
@@ -243,5 +222,6 @@ class FeedbackSummary(NbGraderPreprocessor):
             float(c.metadata.nbgrader.get("points") or 0) for c in nb.cells
             if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") in pending)
         resources["course_summary"] = Markup(summary_html(  # noqa: S704 (every value escaped)
-            nb, pending, unanswered, _held(resources)))
+            nb, pending, unanswered,
+            HELD if resources.get("nbgrader", {}).get("student") in self.held else ""))
         return nb, resources
