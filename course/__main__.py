@@ -58,10 +58,11 @@ def _misplaced(args) -> list[str]:
 def _wrapped(text: str, indent: str = "") -> str:
     """``text`` wrapped at words to the terminal's width, each line after the first indented
     two more spaces than ``indent``."""
-    import shutil
     import textwrap
 
-    width = max(60, shutil.get_terminal_size((100, 24)).columns)
+    from course.grading.exports.gradebook_csv import terminal_width
+
+    width = max(60, terminal_width())
     return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent + "  ",
                          break_long_words=False, break_on_hyphens=False)
 
@@ -79,7 +80,7 @@ def _registered(args) -> bool:
               f"{str(error).strip().splitlines()[0]}", file=sys.stderr)
         return False
     if said:
-        print(said, flush=True)
+        print(_wrapped(said), flush=True)
     return True
 
 
@@ -155,7 +156,7 @@ def _grade(args, workers) -> int:
 
     confinement = sandbox_kernel.status_line()
     if confinement:
-        print(confinement, flush=True)
+        print(_wrapped(confinement), flush=True)
     cluster = None
     if args.cluster:
         from course.grading.cluster.client import Cluster
@@ -163,7 +164,8 @@ def _grade(args, workers) -> int:
         cluster = Cluster(args.cluster, args.certs)
         print(f"grading {args.assignment} on the Dask cluster at {args.cluster} …", flush=True)
     else:
-        print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
+        print(f"grading {args.assignment} with {args.jobs} worker{'' if args.jobs == 1 else 's'} …",
+              flush=True)
     root = args.course.resolve()
     # The report's similarity check reads only submissions: it runs while they are graded,
     # in the finisher that records, exports and reports once they are (``batch.finisher``),
@@ -220,9 +222,9 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead) -> int:
     if wrong:
         print(_wrapped(f"{len(wrong)} handed in the wrong way, not graded (what to do is said "
                        "above the table): " + ", ".join(line.partition(": ")[0] for line in wrong)))
-    print(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
-          f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
-          f"log: {cycle.log.relative_to(root)}")
+    print(_wrapped(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
+                   f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/"
+                   f"{args.assignment}/; log: {cycle.log.relative_to(root)}"))
     reported = report(args, ahead[0] if ahead else None, finisher)
     if not any(o.status != Status.NOT_GRADED for o in cycle.outcomes):
         print(f"error: nobody was graded ({len(cycle.outcomes)} not graded: each row above "
@@ -252,8 +254,9 @@ def export_again(args) -> int:
     for problem in problems:
         print("problem:", problem)
     rows = sum(1 for _ in grades_csv.open()) - 1
-    print(f"grades of {rows} student{'' if rows == 1 else 's'}: {grades_csv.relative_to(root)}; "
-          f"per task: {tasks_csv.relative_to(root)}; feedback: feedback/<student>/{assignment}/")
+    print(_wrapped(f"grades of {rows} student{'' if rows == 1 else 's'}: "
+                   f"{grades_csv.relative_to(root)}; per task: {tasks_csv.relative_to(root)}; "
+                   f"feedback: feedback/<student>/{assignment}/"))
     return 1 if problems else 0
 
 
