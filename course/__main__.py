@@ -373,7 +373,7 @@ def main(argv=None) -> int:
             return 2
         typo = unknown_assignment(args.course.resolve(), args.assignment)
         if typo:
-            print(typo, file=sys.stderr)
+            print(_wrapped(typo), file=sys.stderr)
             return 2
         return {"grade": grade, "report": report, "export": export_again}[args.command](args)
     elif args.command == "demo":

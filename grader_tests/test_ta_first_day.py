@@ -123,8 +123,9 @@ def test_a_typo_in_the_assignment_names_the_known_ones(tmp_path, command):
     _hand_in(root, f"ada/{A1}/{NAME}", submission(A1))
     run = _course_command(root, command, "01-packing-by-hnd", timeout=120)
     assert run.returncode == 2 and run.stdout == "", run
-    assert run.stderr == ("error: the course has no assignment '01-packing-by-hnd' (did you "
-                          f"mean {A1}?); its assignments: {A1}\n")
+    assert " ".join(run.stderr.split()) == (  # wrapped to the terminal's width
+        f"error: the course has no assignment '01-packing-by-hnd' (did you mean {A1}?); its "
+        f"assignments: {A1}")
     assert not (root / "gradebook.db").exists() and not (root / "exports").exists()
 
 
