@@ -5,6 +5,7 @@ so that the TA hears of it before grading instead of finding the student missing
 Only names are read (``lstat``, ``iterdir``): nothing under ``submitted/`` is opened here.
 """
 import difflib
+import os
 from pathlib import Path
 
 IGNORED = {".ipynb_checkpoints", ".DS_Store", "Thumbs.db"}  # editors' and systems' leftovers
@@ -92,6 +93,20 @@ def _student(folder: Path, assignment: str, known: list[str], wanted: list[str],
     return said
 
 
+def _holds_a_notebook(folder: Path, most: int = 1000) -> bool:
+    """Whether ``folder`` or a folder in it holds a notebook, looking at no more than ``most``
+    names and following no link."""
+    seen = 0
+    for _, _, files in os.walk(folder):  # links to folders are not followed
+        for name in files:
+            seen += 1
+            if name.endswith(".ipynb"):
+                return True
+            if seen > most:
+                return False
+    return False
+
+
 def _submission(folder: Path, shown: str, wanted: list[str], nb_names: str) -> list[str]:
     said = []
     handed = {p.name for p in folder.iterdir()}
@@ -99,7 +114,7 @@ def _submission(folder: Path, shown: str, wanted: list[str], nb_names: str) -> l
         if entry.name in IGNORED:
             continue
         if entry.is_dir() and not entry.is_symlink():
-            if any(p.suffix == ".ipynb" for p in entry.rglob("*.ipynb")):
+            if _holds_a_notebook(entry):
                 said.append(f"{shown}/{entry.name}/: a folder holding a notebook inside the "
                             f"submission, which is never graded; move the notebook up to "
                             f"{shown}/ as {nb_names}")
