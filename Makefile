@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export MPLBACKEND := Agg
 
-.PHONY: install demo test check release lab grade bench wheel clean-grading
+.PHONY: install demo test check release lab formgrader grade bench wheel clean-grading
 
 A    ?= 01-packing-by-hand
 JOBS ?=
@@ -45,6 +45,16 @@ lab: install
 	@# student/lab-config turns nbgrader's instructor panels off for this lab only (Validate stays)
 	JUPYTER_CONFIG_PATH=$(CURDIR)/student/lab-config$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH} \
 	  $(VENV)/bin/jupyter lab --notebook-dir=release
+
+## nbgrader's formgrader for a TA on their own machine (manual grading: assignment 5's verdict
+## and card reasons), on COURSE (default: this checkout) at http://127.0.0.1:PORT/formgrader;
+## open the URL it prints. Then `python -m course export A` gives the whole score.
+COURSE ?= $(CURDIR)
+PORT   ?= 8890
+formgrader: install
+	cd $(COURSE) && $(CURDIR)/$(VENV)/bin/jupyter server --ServerApp.root_dir=$(COURSE) \
+	  --ServerApp.default_url=/formgrader --ip=127.0.0.1 --port=$(PORT) --no-browser \
+	  $(if $(filter 0,$(shell id -u)),--allow-root) $(FORMGRADER_ARGS)
 
 ## Autograde every collected submission of assignment A with JOBS workers (default: one per
 ## core); feedback; CSVs.

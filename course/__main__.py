@@ -26,17 +26,77 @@ from course.grading.settings import CourseSettings
 
 
 def grade(args) -> int:
+    args.misplaced = _misplaced(args)
     if not (args.students or _submitted(args)):
         print(f"error: nobody has handed in {args.assignment}: no "
               f"submitted/<student>/{args.assignment}/ folder in {args.course.resolve()}",
               file=sys.stderr)
         return 2
+    if not _registered(args):
+        return 1
     workers = None if args.cluster else _start_workers(args)
     try:
         return _grade(args, workers)
     finally:
         if workers is not None:
             workers.stop()  # they were told to stop when the last student was done
+
+
+def _misplaced(args) -> list[str]:
+    """What was handed in the wrong way for this assignment, said before grading (and again
+    after the table): each path, and what to do."""
+    from course.grading.intake.misplaced import misplaced
+
+    found = misplaced(args.course.resolve(), args.assignment)
+    if found:
+        print(f"handed in the wrong way, so not graded until moved ({len(found)}):", flush=True)
+        for line in found:
+            print(_wrapped(line, "  "), flush=True)
+    return found
+
+
+def _wrapped(text: str, indent: str = "") -> str:
+    """``text`` wrapped at words to the terminal's width, each line after the first indented
+    two more spaces than ``indent``."""
+    import textwrap
+
+    from course.grading.exports.gradebook_csv import terminal_width
+
+    width = max(60, terminal_width())
+    return textwrap.fill(text, width, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_long_words=False, break_on_hyphens=False)
+
+
+def _registered(args) -> bool:
+    """The assignment recorded in the gradebook (from source/, on a fresh clone), said in one
+    line when it had to be; False, with why, when it could not be."""
+    from course.grading.intake.registered import register
+
+    try:
+        said = register(args.course.resolve(), args.assignment)
+    except Exception as error:
+        print(f"error: {args.assignment} is not in the gradebook and could not be recorded "
+              f"from source/{args.assignment}/ (run `make release` and look at its output): "
+              f"{str(error).strip().splitlines()[0]}", file=sys.stderr)
+        return False
+    if said:
+        print(_wrapped(said), flush=True)
+    return True
+
+
+def unknown_assignment(root: Path, assignment: str) -> str | None:
+    """Why ``assignment`` is not one of the course's (a typo), naming the known ones; None when
+    it is one, or when the course folder names none (nothing to compare with)."""
+    import difflib
+
+    known = sorted({p.name for folder in ("source", "release") if (root / folder).is_dir()
+                    for p in (root / folder).iterdir() if p.is_dir() and not p.name.startswith(".")})
+    if not known or assignment in known:
+        return None
+    close = difflib.get_close_matches(assignment, known, n=1)
+    return (f"error: the course has no assignment {assignment!r}"
+            + (f" (did you mean {close[0]}?)" if close else "")
+            + "; its assignments: " + ", ".join(known))
 
 
 def _start_workers(args):
@@ -96,7 +156,7 @@ def _grade(args, workers) -> int:
 
     confinement = sandbox_kernel.status_line()
     if confinement:
-        print(confinement, flush=True)
+        print(_wrapped(confinement), flush=True)
     cluster = None
     if args.cluster:
         from course.grading.cluster.client import Cluster
@@ -104,7 +164,8 @@ def _grade(args, workers) -> int:
         cluster = Cluster(args.cluster, args.certs)
         print(f"grading {args.assignment} on the Dask cluster at {args.cluster} …", flush=True)
     else:
-        print(f"grading {args.assignment} with {args.jobs} workers …", flush=True)
+        print(f"grading {args.assignment} with {args.jobs} worker{'' if args.jobs == 1 else 's'} …",
+              flush=True)
     root = args.course.resolve()
     # The report's similarity check reads only submissions: it runs while they are graded,
     # in the finisher that records, exports and reports once they are (``batch.finisher``),
@@ -130,6 +191,7 @@ def _grade(args, workers) -> int:
 
 def _graded(args, root: Path, cluster, workers, finisher, steps, ahead) -> int:
     from course.grading.cycle import run_cycle, summary
+    from course.grading.outcome import Status
 
     try:
         cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
@@ -151,24 +213,69 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead) -> int:
             raise
         print(f"error: {error}", file=sys.stderr)
         return 1
+    from course.grading.feedback.not_graded import rewrite_held_feedback, write_not_graded_pages
+
+    write_not_graded_pages(root, cycle.outcomes)
+    cycle.problems += rewrite_held_feedback(root, cycle.outcomes)
     print(summary(cycle.outcomes, cycle.problems))
-    print(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
-          f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/; "
-          f"log: {cycle.log.relative_to(root)}")
-    return report(args, ahead[0] if ahead else None, finisher) or (1 if cycle.problems else 0)
+    wrong = getattr(args, "misplaced", [])
+    if wrong:
+        print(_wrapped(f"{len(wrong)} handed in the wrong way, not graded (what to do is said "
+                       "above the table): " + ", ".join(line.partition(": ")[0] for line in wrong)))
+    print(_wrapped(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
+                   f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/"
+                   f"{args.assignment}/; log: {cycle.log.relative_to(root)}"))
+    reported = report(args, ahead[0] if ahead else None, finisher)
+    if not any(o.status != Status.NOT_GRADED for o in cycle.outcomes):
+        print(f"error: nobody was graded ({len(cycle.outcomes)} not graded: each row above "
+              "says why)", file=sys.stderr)
+        return 1
+    return reported or (1 if cycle.problems or getattr(args, "misplaced", []) else 0)
 
 
 def export_again(args) -> int:
     from course.grading.cycle import export_class
+    from course.grading.exports.gradebook_csv import table
+    from course.grading.feedback.not_graded import rewrite_held_feedback, write_not_graded_pages
+    from course.grading.gradebook.record import recorded
+    from course.grading.intake.handed_in import db_url
 
-    root = args.course.resolve()
-    grades_csv, tasks_csv, log, problems = export_class(root, args.assignment)
+    root, assignment = args.course.resolve(), args.assignment
+    if not _graded_anywhere(root, assignment):
+        print(f"error: nobody's {assignment} is graded yet, here or in the gradebook: run "
+              f"`python -m course grade {assignment}` first", file=sys.stderr)
+        return 1
+    grades_csv, tasks_csv, log, problems = export_class(root, assignment)
+    outcomes = recorded(db_url(root), assignment)
+    write_not_graded_pages(root, outcomes)
+    problems += rewrite_held_feedback(root, [  # those graded in this copy: its feedback is here
+        o for o in outcomes if (root / "autograded" / o.student_id / assignment).is_dir()])
+    print(table(outcomes))
     for problem in problems:
         print("problem:", problem)
     rows = sum(1 for _ in grades_csv.open()) - 1
-    print(f"grades of {rows} students: {grades_csv.relative_to(root)}; per task: "
-          f"{tasks_csv.relative_to(root)}; feedback: feedback/<student>/{args.assignment}/")
+    print(_wrapped(f"grades of {rows} student{'' if rows == 1 else 's'}: "
+                   f"{grades_csv.relative_to(root)}; per task: {tasks_csv.relative_to(root)}; "
+                   f"feedback: feedback/<student>/{assignment}/"))
     return 1 if problems else 0
+
+
+def _graded_anywhere(root: Path, assignment: str) -> bool:
+    """Whether this copy has autograded work of ``assignment``, or the gradebook (shared by
+    several TAs, perhaps) has an outcome of it. A missing SQLite gradebook is not created."""
+    if any((root / "autograded").glob(f"*/{assignment}")):
+        return True
+    from course.grading.intake.handed_in import db_url
+
+    url = db_url(root)
+    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():
+        return False
+    from course.grading.gradebook.record import recorded
+
+    try:
+        return bool(recorded(url, assignment))
+    except Exception:  # no outcome table yet: nobody was graded into this gradebook
+        return False
 
 
 def report(args, ahead: Ahead | None = None, finisher=None) -> int:
@@ -263,6 +370,10 @@ def main(argv=None) -> int:
         if not (args.course / "nbgrader_config.py").is_file():
             print(f"error: {args.course} is not a course folder (it has no nbgrader_config.py); "
                   "run from the course's checkout or name it with --course", file=sys.stderr)
+            return 2
+        typo = unknown_assignment(args.course.resolve(), args.assignment)
+        if typo:
+            print(_wrapped(typo), file=sys.stderr)
             return 2
         return {"grade": grade, "report": report, "export": export_again}[args.command](args)
     elif args.command == "demo":

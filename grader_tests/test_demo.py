@@ -46,8 +46,12 @@ def test_demo_cycle_grades_the_synthetic_class(capsys):
                    for r in rows if r["status"] == "awaiting manual grading")
         assert "0/" not in next(line for line in printed.splitlines() if line.startswith("cheating")), \
             "a held row shows no number"
-        counters = [line for line in printed.splitlines() if line.startswith("2/3 grading")]
-        assert len(set(counters)) == len(assignments(root)), "a counter per assignment"
+        lines = printed.splitlines()
+        assert lines[0].startswith("The demo grades a made-up class of 5 students"), lines[0]
+        assert sum(line.startswith("2/3 grading") for line in lines) == 1, "said once"
+        every = assignments(root)
+        assert [line.strip() for line in lines if line.endswith(f"of {len(every)}) …")] == [
+            f"{a} ({n} of {len(every)}) …" for n, a in enumerate(every, 1)], "one per assignment"
         held = [r for r in rows if r["status"] == "needs review"]
         assert {r["student_id"] for r in held} == {"cheating"} and len(held) == len(assignments(root))
         assert all(r["score"] == "" and "withheld until a TA reviews" in r["reason"] for r in held)

@@ -78,19 +78,22 @@ def test_an_assignment_nobody_handed_in_is_named_in_one_line(tmp_path):
     assert not (tmp_path / "gradebook.db").exists() and not (tmp_path / "logs").exists()
 
 
-def test_an_assignment_missing_from_the_gradebook_is_the_reason_given(tmp_path):
-    """nbgrader says it once, in the middle of its log: the TA reads it on the student's line."""
+def test_an_assignment_missing_from_the_gradebook_is_recorded_and_graded(tmp_path):
+    """A fresh gradebook (no generate_assignment run): the command records the assignment from
+    source/ itself and says so in one line (nbgrader alone would refuse every student)."""
     root = scratch_course([A1])
     try:
-        (root / "gradebook.db").unlink()  # as if a fresh gradebook, no generate_assignment run
+        (root / "gradebook.db").unlink()
         folder = root / "submitted" / "ann" / A1
         folder.mkdir(parents=True)
         nbformat.write(submission(A1), folder / release_path(A1).name)
         result = run([sys.executable, "-m", "course", "grade", A1, "--jobs", "1",
                       "--course", str(root)], cwd=tmp_path, env=tool_env(), timeout=600)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert result.stdout.startswith(f"{A1} was not in the gradebook yet: recorded from "
+                                        f"source/{A1}/"), result.stdout
         line = next(line for line in result.stdout.splitlines() if PROGRESS.match(line))
-        assert line.endswith(f"ann: not graded — No assignment with ID '{A1}' exists in the "
-                             "database"), result.stdout
+        assert line.endswith("ann: graded 40/40"), result.stdout
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

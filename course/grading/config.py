@@ -31,8 +31,10 @@ def configure(c, root) -> CourseSettings:
 
     from course.grading.feedback.export import (
         TEMPLATE, TEMPLATES_DIR, FeedbackExporter, feedback_holds_only_pages, nbgrader_templates)
+    from course.grading.feedback.mark_schemes import ClearMarkSchemes
     from course.grading.feedback.safe_html import StaticOutputs
     from course.grading.feedback.summary import FeedbackSummary
+    from course.grading.feedback.task_lists import TaskListsAsText
     from course.grading.intake.handed_in import refuse_links_in_nbgrader
     from course.grading.nbgrader_hooks.execute import GradingExecute
     from course.grading.nbgrader_hooks.gradebook_steps import GetGradesAtOnce, SaveAutoGradesAtOnce
@@ -98,12 +100,12 @@ def configure(c, root) -> CourseSettings:
     c.LimitOutput.max_lines = 200
     c.LimitOutput.max_traceback = 40
 
-    # Feedback: no hidden test, and no traceback quoting one; only outputs a page without scripts
+    # Feedback: no hidden test, no mark scheme, and no traceback quoting a test; only outputs a page without scripts
     # can draw; a summary on top that is also the contents (points per task, failed cases by
     # contract rule, what to reread).
     c.GenerateFeedback.preprocessors = [
-        GetGradesAtOnce, ClearHiddenTests, TracebacksWithoutSource, StaticOutputs, FeedbackSummary,
-        CSSHTMLHeaderPreprocessor,
+        GetGradesAtOnce, ClearHiddenTests, ClearMarkSchemes, TaskListsAsText, TracebacksWithoutSource,
+        StaticOutputs, FeedbackSummary, CSSHTMLHeaderPreprocessor,
     ]
     # nbconvert's HTML exporter, with compiled templates kept between students and no second parse
     # of each page (feedback/export.py): a third of the cost of each student's feedback. It cleans

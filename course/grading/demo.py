@@ -23,6 +23,7 @@ from course.grading.report.after_batch import report_assignment
 from course.grading.course_dir import ROOT, assignments, notebooks
 from course.grading.cycle import run_cycle, summary
 from course.grading.exports.gradebook_csv import write_csv
+from course.grading.feedback.not_graded import rewrite_held_feedback, write_not_graded_pages
 from course.grading.outcome import Outcome
 from course.grading.releases.notebooks import regenerate
 from course.grading.submissions import fill, grade_id, is_answer, solutions
@@ -133,24 +134,40 @@ def demo_course(course: Path) -> Path:
     return root
 
 
+def _fitted(text: str) -> str:
+    """``text`` wrapped at words to the terminal's width."""
+    import textwrap
+
+    from course.grading.exports.gradebook_csv import terminal_width
+
+    return textwrap.fill(text, max(60, terminal_width()), subsequent_indent="  ",
+                         break_long_words=False, break_on_hyphens=False)
+
+
 def run(course: Path = ROOT, jobs: int = 2) -> list[Outcome]:
     """The whole cycle for every assignment, in ``course/.demo``; prints progress and the table."""
     started = time.perf_counter()
     root = demo_course(course)
+    every = assignments(root)
+    print(f"The demo grades a made-up class of {len(STUDENTS)} students in each of the "
+          f"{len(every)} assignments, in a fresh copy of the course ({root.relative_to(course)}/): "
+          "your own submissions and gradebook are not touched.", flush=True)
     confinement = sandbox_kernel.status_line()
     if confinement:
-        print(confinement, flush=True)
+        print(_fitted(f"Sandbox: {confinement}"), flush=True)
     print(f"1/3 regenerating releases in {root.relative_to(course)}/ …", flush=True)
     regenerate(root)
     outcomes: list[Outcome] = []
     problems: list[str] = []
-    every = assignments(root)
+    print(f"2/3 grading each assignment with {jobs} workers (autograde, feedback, exports):",
+          flush=True)
     for number, assignment in enumerate(every, 1):
         synthetic_class(root, assignment)
-        print(f"2/3 grading {assignment} (assignment {number} of {len(every)}) with {jobs} "
-              "workers (autograde, feedback, exports) …", flush=True)
+        print(f"  {assignment} ({number} of {len(every)}) …", flush=True)
         cycle = run_cycle(root, assignment, jobs=jobs, students=list(STUDENTS),
                           progress=lambda line, **_: print("    " + line, flush=True))
+        write_not_graded_pages(root, cycle.outcomes)
+        cycle.problems += rewrite_held_feedback(root, cycle.outcomes)
         outcomes += cycle.outcomes
         problems += cycle.problems
         page, _ = report_assignment(root, assignment)
@@ -159,8 +176,8 @@ def run(course: Path = ROOT, jobs: int = 2) -> list[Outcome]:
     print("3/3 grades exported to", csv_path.relative_to(course),
           "(and per assignment: <assignment>-grades.csv, <assignment>-tasks.csv)")
     print(summary(outcomes, problems))
-    print(f"\ndemo finished in {time.perf_counter() - started:.1f} s; "
-          f"feedback in {DEMO_DIR}/feedback/<student>/<assignment>/; instructor pages in "
-          f"{DEMO_DIR}/reports/; Canvas import: {DEMO_DIR}/exports/canvas.csv; "
-          f"library output in {DEMO_DIR}/logs/")
+    print("\n" + _fitted(f"demo finished in {time.perf_counter() - started:.1f} s; "
+                         f"feedback in {DEMO_DIR}/feedback/<student>/<assignment>/; instructor "
+                         f"pages in {DEMO_DIR}/reports/; Canvas import: "
+                         f"{DEMO_DIR}/exports/canvas.csv; library output in {DEMO_DIR}/logs/"))
     return outcomes

@@ -56,10 +56,12 @@ def _short(value) -> str:
 
 
 def describe(value) -> str:
-    """A readable one-line account of a value; chunk lists also get their word counts."""
+    """A readable one-line account of a value; chunk lists also get their sizes in words and in
+    characters (a chunker's rule may count either)."""
     text = f"{_short(value)} (type {type(value).__name__})"
     if type(value) is list and value and all(type(v) is str for v in value):
-        text += f"; {len(value)} chunk(s) of {[len(v.split()) for v in value]} words"
+        text += (f"; {len(value)} chunk(s) of {[len(v.split()) for v in value]} words, "
+                 f"{[len(v) for v in value]} characters")
     return text
 
 
@@ -106,6 +108,8 @@ def expect(case: str, received, expected, *, rule: str = "", reveal: bool = True
     if reveal:
         details.append(failed.expected(describe(expected)))
     details.append(failed.received(_received(received)))
+    if reveal and not _withheld():
+        details += failed.where_they_differ(repr(expected), repr(received))
     raise AssertionError(failed.message(case, *details, rule=rule))
 
 

@@ -120,6 +120,6 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
 def _report(progress, done: int, total: int, outcome: Outcome, started: float) -> None:
     """One progress line per finished student: how many are done and left, time so far."""
     score = f" {score_text(outcome)}" if score_text(outcome) else ""
-    why = f" — {shorten(outcome.reason, 110)}" if outcome.reason else ""
+    why = f" — {shorten(outcome.reason)}" if outcome.reason else ""
     progress(f"[{done}/{total} done, {total - done} left, {time.perf_counter() - started:.0f} s] "
              f"{outcome.student_id}: {outcome.status}{score}{why}", flush=True)

@@ -269,7 +269,7 @@ def _score_now(url: str, course: str, assignment: str, outcome: Outcome) -> None
 def _line(progress, done: int, total: int, outcome: Outcome, started: float, where: str) -> None:
     """The local command's progress line, and where the student was graded."""
     score = f" {score_text(outcome)}" if score_text(outcome) else ""
-    why = f" — {shorten(outcome.reason, 110)}" if outcome.reason else ""
+    why = f" — {shorten(outcome.reason)}" if outcome.reason else ""
     on = f" (on {where})" if where else ""
     progress(f"[{done}/{total} done, {total - done} left, {time.perf_counter() - started:.0f} s] "
              f"{outcome.student_id}: {outcome.status}{score}{why}{on}", flush=True)

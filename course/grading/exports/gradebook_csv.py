@@ -5,6 +5,8 @@ its tests) keeps the autograder's score in its reason, so no unreviewed point re
 an "awaiting manual grading" row gives the autograded part and the points pending in columns
 of their own, never as the score.
 """
+import shutil
+import sys
 import textwrap
 from dataclasses import asdict
 from pathlib import Path
@@ -46,10 +48,22 @@ def export_row(outcome: Outcome) -> dict[str, str]:
     return row
 
 
-def shorten(text: str, width: int) -> str:
-    """``text`` cut at a word boundary to at most ``width`` characters for the terminal (the
-    CSVs keep it whole)."""
-    return textwrap.shorten(text, width, placeholder=" …")
+def shorten(text: str, width: int | None = None) -> str:
+    """``text`` cut at a word boundary to at most ``width`` characters (default: what is left
+    of the terminal's width after ``LINE_START``) when the output is a terminal; whole when it
+    is not (a log or a pipe keeps every word; the CSVs keep it whole too)."""
+    if not sys.stdout.isatty():
+        return text
+    return textwrap.shorten(text, width or max(40, terminal_width() - LINE_START),
+                            placeholder=" …")
+
+
+LINE_START = 50  # about what a progress line says before its note
+
+
+def terminal_width() -> int:
+    """The terminal's width in characters (100 where it cannot be told)."""
+    return shutil.get_terminal_size((100, 24)).columns
 
 
 def score_text(o: Outcome) -> str:
@@ -61,17 +75,24 @@ def score_text(o: Outcome) -> str:
     return f"{o.score:g}/{o.max_score:g}{pending}"
 
 
-def table(outcomes: list[Outcome], note_width: int = 100) -> str:
-    """A plain-text grade table for the terminal (long notes cut; the CSVs keep them whole)."""
-    rows = [("student", "assignment", "status", "score", "note")]
+def table(outcomes: list[Outcome], width: int | None = None) -> str:
+    """A plain-text grade table for the terminal: a row per student, its note (when it has
+    one) under it, indented and wrapped at words to ``width`` (default: the terminal's), never
+    cut."""
+    width = max(60, width or terminal_width())
+    rows = [("student", "assignment", "status", "score")]
+    notes = [""]
     for o in outcomes:
-        reason = export_row(o)["reason"] if o.status == Status.AWAITING_MANUAL else o.reason
-        rows.append((o.student_id, o.assignment, o.status, score_text(o) or "—",
-                     shorten(reason, note_width)))
+        rows.append((o.student_id, o.assignment, o.status, score_text(o) or "—"))
+        notes.append(export_row(o)["reason"] if o.status == Status.AWAITING_MANUAL else o.reason)
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = []
-    for i, row in enumerate(rows):
-        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[4])
+    for i, (row, note) in enumerate(zip(rows, notes)):
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
         if i == 0:
-            lines.append("-" * (sum(widths) + 8 + len("note")))
+            lines.append("-" * min(width, sum(widths) + 6))
+        elif note:
+            lines.append(textwrap.fill(note, width, initial_indent="    ",
+                                       subsequent_indent="    ", break_long_words=False,
+                                       break_on_hyphens=False))
     return "\n".join(lines)

@@ -72,12 +72,28 @@ def not_plain(folder: Path) -> str | None:
     return None
 
 
+def no_release_notebook(folder: Path) -> str | None:
+    """Why the submission in ``folder`` (``<root>/submitted/<student>/<assignment>``) holds none
+    of its release's notebooks (renamed, say, by a browser's download), naming what it holds;
+    None when it holds one, or when the course copy has no release to compare with."""
+    from course.grading.intake.misplaced import release_notebooks
+
+    wanted = release_notebooks(folder.parents[2], folder.name)
+    if not wanted or any((folder / name).is_file() for name in wanted):
+        return None
+    found = sorted(p.name for p in folder.glob("*.ipynb"))[:3]
+    return (f"the submission holds no {' or '.join(wanted)}"
+            + (f" (it holds {', '.join(found)}: rename it to {wanted[0]})" if found else
+               " (was it handed in inside a folder? the notebook belongs directly in "
+               f"submitted/<student>/{folder.name}/)"))
+
+
 def unreadable(folder: Path) -> str | None:
     """Why the submission in ``folder`` cannot be graded safely or read, naming the file (a link
     or special file anywhere in it, or a notebook that is not one); else None."""
     import nbformat
 
-    problem = not_plain(folder)
+    problem = not_plain(folder) or no_release_notebook(folder)
     if problem:
         return problem
     for path in sorted(folder.glob("*.ipynb")):

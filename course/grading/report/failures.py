@@ -14,7 +14,7 @@ course's checks put the case and the rule (a longer text is a received value quo
 from dataclasses import dataclass
 from pathlib import Path
 
-from course.grading.submissions import grade_id, is_test_cell, student_notebooks
+from course.grading.submissions import grade_id, is_answer, is_test_cell, student_notebooks
 from course.lessons._kit import failed_case
 
 ERROR_TEXT = failed_case.PARSED_CHARACTERS
@@ -43,10 +43,10 @@ def task_headings(nb) -> dict[str, str]:
     """Grade id -> the last heading above that cell (the task a student should reread)."""
     headings, current = {}, ""
     for cell in nb.cells:
-        if cell.cell_type == "markdown":
+        if cell.cell_type == "markdown" and not is_answer(cell):  # a student's text names no task
             found = [h for line in cell.source.splitlines() if (h := heading(line))]
             current = found[-1] if found else current
-        elif grade_id(cell):
+        if grade_id(cell):
             headings[grade_id(cell)] = current
     return headings
 

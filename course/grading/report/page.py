@@ -83,6 +83,10 @@ def _no_rule(problem: str) -> str:
     return f"<small>no rule named{'; ' + escape(problem) if problem else ''}</small>"
 
 
+def _students(n: int) -> str:
+    return f"{n} student" if n == 1 else f"{n} students"
+
+
 def _failures_section(root, assignment, graded) -> str:
     counts, examples, unread = Counter(), {}, []
     for student in graded:
@@ -98,9 +102,10 @@ def _failures_section(root, assignment, graded) -> str:
              escape(rule) if rule else _no_rule(examples[gid, case, rule, task])]
             for (gid, case, rule, task), n in sorted(counts.items(),  # ties in a fixed order
                                                      key=lambda kv: (-kv[1], kv[0]))[:25]]
-    return (f"<p>Of {len(graded)} graded students; each test cell stops at its first failed "
-            "case.</p>" + _table(["students", "test cell", "task", "case", "contract rule"],
-                                 rows, numeric={0}) + _unread(unread))
+    return (f"<p>Of the {_students(len(graded))} with autograded points (graded or awaiting "
+            "a TA); each test cell stops at its first failed case.</p>"
+            + _table(["students", "test cell", "task", "case", "contract rule"], rows,
+                     numeric={0}) + _unread(unread))
 
 
 def _unread(rows: list[list[str]]) -> str:
@@ -168,10 +173,11 @@ def _awaiting_section(assignment, outcomes) -> str:
         return "<p>No student awaits manual grading.</p>"
     rows = [[escape(o.student_id), f"{o.score:g} of {o.max_score:g}", f"{o.pending or 0:g}"]
             for o in waiting]
-    return (f"<p>{len(waiting)} students have manually graded cells nobody has graded yet; "
+    have = "has" if len(waiting) == 1 else "have"
+    return (f"<p>{_students(len(waiting))} {have} manually graded cells nobody has graded yet; "
             "their scores are not final, are not in the histogram, and reach Canvas only once "
-            "graded. To grade them, start JupyterLab in the course folder (<code>make lab</code>), "
-            "open <b>Nbgrader → Formgrader</b> (or run <code>nbgrader formgrader</code>), then "
+            "graded. To grade them, start nbgrader's Formgrader in the course folder "
+            "(<code>make formgrader</code>, then open the address it prints), then "
             f"<i>Manual Grading</i> → <code>{escape(assignment)}</code>, the page "
             f"<code>/formgrader/gradebook/{escape(assignment)}</code>: each cell shows its mark "
             "scheme. Then run <code>python -m course export "
@@ -228,10 +234,10 @@ def build(root: Path, assignment: str, ahead: Ahead | None = None) -> str:
         f"<!DOCTYPE html><html><head><meta charset='utf-8'>{CSP_META}<title>{escape(assignment)} · "
         f"class report</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(assignment)}: the class after grading</h1>",
-        f"<p>{len(outcomes)} students: {escape(summary)}. <small>Built "
+        f"<p>{_students(len(outcomes))}: {escape(summary)}. <small>Built "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.</small></p>",
         "<h2>Score distribution</h2>",
-        histogram(scores, max_score, f"scores of {len(scores)} graded students")
+        histogram(scores, max_score, f"scores of {_students(len(scores))} graded")
         if scores else "<p>No graded student yet.</p>",
         "<h2>Points per task across the class</h2>",
         *filter(None, [_points_section(root, assignment, maxima)]),

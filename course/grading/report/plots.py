@@ -3,6 +3,7 @@ else, its numbers read in any browser (screen readers included), and drawing the
 nothing after the last student (matplotlib's two PNGs took 0.17 s there). The bars are the
 students' feedback bars (``feedback.summary.bar_html``): earned in blue over possible in grey.
 """
+import math
 from bisect import bisect_right
 from html import escape
 
@@ -22,12 +23,14 @@ vertical-align:-.1em;margin:0 .3em 0 .8em}}"""
 
 
 def bins(scores: list[float], max_score: float) -> list[tuple[float, float, int]]:
-    """(low, high, students) of each score band from 0 to ``max_score``: up to 10 bands, one
-    point wide at least, the last one closed (a full score counts in it), as numpy's and
-    matplotlib's ``hist`` count them."""
-    count = min(10, max(1, int(max_score))) if max_score else 10
+    """(low, high, students) of each score band from 0 to ``max_score``: up to 10 bands, each
+    a whole number of points wide (a reader's "35–40", never "36.8–41.4") but the last, which
+    ends at ``max_score`` and is closed (a full score counts in it), as numpy's and
+    matplotlib's ``hist`` count them with these edges."""
     top = max_score or 1
-    edges = [top * i / count for i in range(count + 1)]
+    width = max(1, math.ceil(top / 10))
+    count = max(1, math.ceil(top / width))
+    edges = [min(top, width * i) for i in range(count + 1)]
     students = [0] * count
     for score in scores:
         if 0 <= score <= top:

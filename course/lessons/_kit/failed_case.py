@@ -85,6 +85,37 @@ def returned_instead(wanted: str, description: str) -> str:
     return f"{EXPECTED_ERROR}{wanted} to be raised, but it returned {description}"
 
 
+DIFFERS = "they first differ at character "
+CONTEXT = 30        # characters shown each side of the first difference
+LONG = 60           # shorter descriptions are read whole: no mark is needed
+
+
+def where_they_differ(expected_text: str, received_text: str) -> list[str]:
+    """Detail lines marking the first character at which two long descriptions of values differ
+    (each shown from a little before it, the place marked with ``^``), for a reader whose two
+    lines start alike and run on past the screen; none when either is short or one is the
+    other's start (then the lengths say it)."""
+    if len(expected_text) < LONG and len(received_text) < LONG:
+        return []
+    same = 0
+    for same, (e, r) in enumerate(zip(expected_text, received_text)):
+        if e != r:
+            break
+    else:
+        return []
+    start = max(0, same - CONTEXT)
+    lead = "…" if start else ""
+
+    def window(text: str) -> str:
+        end = same + CONTEXT
+        return lead + text[start:end] + ("…" if len(text) > end else "")
+
+    return [f"{DIFFERS}{same + 1}:",
+            f"  {EXPECTED}{window(expected_text)}",
+            f"  {RECEIVED}{window(received_text)}",
+            "  " + " " * (len(EXPECTED) + len(lead) + same - start) + "^"]
+
+
 def unfinished(seconds: float) -> str:
     return f"{UNFINISHED} within {seconds} s (an endless loop?)"
 
