@@ -11,13 +11,21 @@ Graded as root through ``batch.grade`` with feedback, beside honest classmates:
   test cells that load ``DOC_CHOICE`` run in the judge's sandbox, where none of those exist,
   so the choice earns nothing the honest choice would not and quotes nothing hidden.
 
-And on every assignment, a recorder (``recorder.py``, issue 40 item 6) whose functions keep
-every input and later answer with objects, or raise errors, whose ``__repr__``/``__str__``/
-``__format__``/class name give back what they kept: no hidden test's input reaches the feedback
-page, the graded notebook or anything else under ``feedback/``.
+And on every assignment, two recorders (``recorder.py``, issue 40 item 6) whose functions keep
+every input: one later answers with objects, or raises errors, whose ``__repr__``/``__str__``/
+``__format__``/class name give back what it kept; the other hands back what it kept as plain
+data (a str, a list of str, a ValueError's message). No hidden test's input reaches the feedback
+page, the graded notebook's test cells or anything else under ``feedback/`` — failed cases'
+names included: a hidden case is named by what it tests, never by its input. (The student's own
+cells run before any test cell, so nothing they show can hold a hidden input.)
+
+The hidden inputs come from a trusted run of the source notebook (``recorder.trusted_inputs``).
+The search looks for ``recorder.leak_marks``: runs of at least eight characters of a hidden
+input that every rendering quotes verbatim, less any the release, the student's own code or a
+visible input also holds — so a short or common input (10, "a") cannot make it pass or fail by
+chance, and a mark found can only have come from a hidden input.
 """
 import os
-from html import escape
 from pathlib import Path
 
 import nbformat
@@ -28,7 +36,6 @@ from course.grading.course_dir import ROOT
 from course.lessons.checks import fake_paragraph
 from course.grading.judge.core import WITHHELD
 from course.grading.submissions import is_test_cell
-from course.lessons._kit import failed_case
 from harness import release_path, scratch_course, secret_lines, source_path, submission, visible_text
 from hostile import appended
 from recorder import leak_marks, recorder_submission, trusted_inputs
@@ -155,62 +162,61 @@ ASSIGNMENTS = ["01-packing-by-hand", "02-overlap-math", "03-three-tearings", "04
                "05-own-docs-verdict", "06-semantic-chunking"]
 
 
+RECORDERS = {"recorder": False, "plain-recorder": True}  # student -> answers with plain data
+
+
 @pytest.fixture(scope="module")
 def recorded():
-    """Every assignment graded with feedback for one recorder, and the hidden inputs its source
-    notebook's tests hand the graded functions (a trusted run of the source)."""
+    """Every assignment graded with feedback for both recorders, and the hidden inputs its
+    source notebook's tests hand the graded functions (a trusted run of the source)."""
     require("bwrap", bwrap_found(), "the recorders are graded in the sandbox")
     root = scratch_course(ASSIGNMENTS)
     card = (ROOT / "source" / A5 / "instructor" / CARD).read_text(encoding="utf-8")
     outcomes, inputs = {}, {}
     for assignment in ASSIGNMENTS:
-        _hand_in(root, assignment, {"recorder": recorder_submission(assignment)},
+        _hand_in(root, assignment, {student: recorder_submission(assignment, plain)
+                                    for student, plain in RECORDERS.items()},
                  {CARD: card} if assignment == A5 else None)
         for outcome in batch.grade(assignment, root, jobs=1, budget=300,
                                    settings={"Execute": {"timeout": 20}},
                                    progress=lambda *a, **k: None, feedback=True):
-            outcomes[assignment] = outcome
+            outcomes[(assignment, outcome.student_id)] = outcome
         inputs[assignment] = trusted_inputs(assignment)
     return root, outcomes, inputs
 
 
-def _what_the_student_gets(root: Path, assignment: str) -> tuple[str, str]:
-    """(what the test cells of the graded notebook show plus every file under feedback/, as
-    text, less the names of failed cases; what the student's own cells show, made before any
-    hidden input existed).
-
-    A failed case's name is the test's own text (a hidden test may name the input it tried,
-    "not a table line: 'Annual budget | see …'"), shown by design whatever the kernel does.
-    """
-    nb = nbformat.read(root / "autograded" / "recorder" / assignment / source_path(assignment).name, 4)
-    tests = [c for c in nb.cells if is_test_cell(c)]
-    own = [c for c in nb.cells if not is_test_cell(c)]
-    outputs = [o for c in tests for o in c.get("outputs", [])]
-    folder = root / "feedback" / "recorder" / assignment
+def _what_the_student_gets(root: Path, student: str, assignment: str) -> tuple[str, str]:
+    """(what the test cells of the graded notebook show plus every file under the student's
+    feedback/, as text and as a reader sees it; the student's own cells and what they show,
+    made before any hidden input existed: test cells are judged after the last of them)."""
+    nb = nbformat.read(root / "autograded" / student / assignment / source_path(assignment).name, 4)
+    outputs = [o for c in nb.cells if is_test_cell(c) for o in c.get("outputs", [])]
+    folder = root / "feedback" / student / assignment
     files = [p.read_text(encoding="utf-8", errors="replace") for p in sorted(folder.rglob("*"))
              if p.is_file()]
     assert files, "no feedback was written"
     shown = "\n".join([*map(str, outputs), *files, *map(visible_text, files)])
-    cases = {stated.case for o in outputs if o.get("output_type") == "error"
-             and (stated := failed_case.parse(o.get("evalue", "")))}
-    for case in sorted(cases, key=len, reverse=True):
-        for form in (case, repr(case)[1:-1], escape(case)):
-            shown = shown.replace(form, "")
-    return shown, "\n".join(c.source + str(c.get("outputs", "")) for c in own)
+    return shown, "\n".join(c.source + str(c.get("outputs", "")) for c in nb.cells
+                             if not is_test_cell(c))
 
 
+@pytest.mark.parametrize("student", RECORDERS)
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_a_recorder_gets_no_hidden_input_into_its_feedback(recorded, assignment):
+def test_a_recorder_gets_no_hidden_input_into_its_feedback(recorded, assignment, student):
     root, outcomes, inputs = recorded
-    assert outcomes[assignment].status != "not graded", outcomes[assignment]
-    shown, own = _what_the_student_gets(root, assignment)
+    assert outcomes[(assignment, student)].status != "not graded", outcomes[(assignment, student)]
+    shown, own = _what_the_student_gets(root, student, assignment)
     hidden, visible = inputs[assignment]
     marks = leak_marks(hidden, visible, release_path(assignment).read_text() + own)
     assert not sorted(mark for mark in marks if mark in shown)
-    # the attack ran: its objects and its errors reached the checks, after hidden calls
-    assert "an object of a type the grader does not take" in shown
+    # the attack ran: what it handed back reached the checks, after hidden calls
+    if not RECORDERS[student]:  # quoted before the first hidden call, only its shape after
+        assert ("an object of a type the grader does not take" in shown
+                or "received: a object (not quoted" in shown)
     if marks:
         assert WITHHELD in shown
+        if RECORDERS[student]:
+            assert "not quoted: the grader handed your code a hidden test's input" in shown
 
 
 def test_the_recorder_had_hidden_inputs_to_leak_on_every_assignment_that_calls(recorded):
