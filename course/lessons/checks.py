@@ -43,7 +43,8 @@ def shape(value) -> str:
         kind += f" of {len(value)} {unit}(s)"
     elif type(value) not in _PLAIN_SCALARS:
         return describe(value)
-    return f"a {kind} (not quoted: the grader handed your code a hidden test's input)"
+    article = "an" if kind[0] in "aeiou" else "a"
+    return f"{article} {kind} (not quoted: the grader handed your code a hidden test's input)"
 
 
 def _received(value) -> str:
