@@ -559,4 +559,4 @@ def test_a_received_value_is_quoted_only_until_a_hidden_test_hands_the_kernel_an
     assert "received: a list of 2 item(s) (not quoted" in printed[1]
     assert "received: a list of 3 item(s) (not quoted" in printed[2]
     assert "received: a list of 4 item(s) (not quoted" in printed[3]
-    assert "received other keys than the expected ones" in printed[4]
+    assert "received keys that are not the expected ones" in printed[4]

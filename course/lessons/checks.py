@@ -87,7 +87,7 @@ def difference(received, expected, reveal: bool = True) -> str | None:
             if reveal and not _withheld():
                 return (f"expected keys {sorted(map(str, expected))}, "
                         f"received {sorted(map(str, received))}")
-            return "received other keys than the expected ones"
+            return "received keys that are not the expected ones"
         for key in expected:
             why = difference(received[key], expected[key], reveal)
             if why:
