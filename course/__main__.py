@@ -297,6 +297,25 @@ def report(args, ahead: Ahead | None = None, finisher=None) -> int:
     return 0
 
 
+def _disk_full_said(command, args) -> int:
+    """``command(args)``; a full disk said in one line (the folder it could not write in),
+    exit 1: what it could not write was left as it was (``atomic_write``)."""
+    try:
+        return command(args)
+    except OSError as error:
+        from course.grading.atomic_write import DiskFull, is_disk_full
+
+        if not is_disk_full(error):
+            raise
+        if isinstance(error, DiskFull):
+            print(f"error: {error.strerror}", file=sys.stderr)
+        else:
+            where = Path(error.filename).parent if error.filename else args.course.resolve()
+            print(f"error: the disk holding {where} is full ({os.strerror(error.errno)}); "
+                  "free some space and run the command again", file=sys.stderr)
+        return 1
+
+
 def _canvas_id(text: str) -> tuple[str, str]:
     assignment, _, number = text.partition("=")
     if not number.strip().isdigit():
@@ -375,7 +394,8 @@ def main(argv=None) -> int:
         if typo:
             print(_wrapped(typo), file=sys.stderr)
             return 2
-        return {"grade": grade, "report": report, "export": export_again}[args.command](args)
+        return _disk_full_said(
+            {"grade": grade, "report": report, "export": export_again}[args.command], args)
     elif args.command == "demo":
         from course.grading import demo
         from course.grading.outcome import Status
