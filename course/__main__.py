@@ -32,14 +32,33 @@ def grade(args) -> int:
               f"submitted/<student>/{args.assignment}/ folder in {args.course.resolve()}",
               file=sys.stderr)
         return 2
-    if not _registered(args):
-        return 1
-    workers = None if args.cluster else _start_workers(args)
+    from course.grading.grading_lock import Busy, folder_lock
+
+    root = args.course.resolve()
     try:
-        return _grade(args, workers)
-    finally:
-        if workers is not None:
-            workers.stop()  # they were told to stop when the last student was done
+        with folder_lock(root, args.assignment):
+            if not _registered(args):
+                return 1
+            workers = None if args.cluster else _start_workers(args)
+            try:
+                with _gradebook_lock(args):
+                    return _grade(args, workers)
+            finally:
+                if workers is not None:
+                    workers.stop()  # they were told to stop when the last student was done
+    except Busy as busy:
+        print(f"error: {busy}", file=sys.stderr)
+        return 1
+
+
+def _gradebook_lock(args):
+    """The shared gradebook's locks on the students this run grades (PostgreSQL only)."""
+    from course.grading.grading_lock import gradebook_lock
+    from course.grading.intake.handed_in import course_id, db_url
+
+    root = args.course.resolve()
+    return gradebook_lock(db_url(root), course_id(root), args.assignment,
+                          args.students or _submitted(args))
 
 
 def _misplaced(args) -> list[str]:
