@@ -54,11 +54,28 @@ def grade(args) -> int:
 def _gradebook_lock(args):
     """The shared gradebook's locks on the students this run grades (PostgreSQL only)."""
     from course.grading.grading_lock import gradebook_lock
-    from course.grading.intake.handed_in import course_id, db_url
 
     root = args.course.resolve()
-    return gradebook_lock(db_url(root), course_id(root), args.assignment,
-                          args.students or _submitted(args))
+    url, course = _gradebook_and_course(root)
+    return gradebook_lock(url, course, args.assignment, args.students or _submitted(args))
+
+
+def _gradebook_and_course(root: Path) -> tuple[str, str]:
+    """The gradebook's URL and the course id, from the course's settings without loading
+    nbgrader (the workers do), unless ``nbgrader_config.py`` names either itself."""
+    try:
+        own = any(name in (root / "nbgrader_config.py").read_text(encoding="utf-8")
+                  for name in ("gradebook_url", "db_url", "course_id"))
+    except (OSError, UnicodeDecodeError):
+        own = True
+    if own:
+        from course.grading.intake.handed_in import course_id, db_url
+
+        return db_url(root), course_id(root)
+    from course.grading.config import COURSE_ID
+    from course.grading.settings import CourseSettings
+
+    return CourseSettings(root=str(root)).resolved_gradebook_url(), COURSE_ID
 
 
 def _misplaced(args) -> list[str]:
