@@ -116,11 +116,15 @@ def test_report_and_export_on_a_full_disk_keep_every_good_file(graded, tmp_path,
             _fill(folder)
         before = {folder: _contents(folder) for folder in mounted}
 
-        assert cli.main(["report", A1, "--course", str(root)]) == 1
-        said = capsys.readouterr().err.strip().splitlines()
-        assert len(said) == 1 and said[0].startswith(f"error: the disk holding {exports} is full")
-        assert "Traceback" not in said[0]
+        # A longer class list: rewritten in place, canvas.csv would be cut where the disk ended.
+        roster = tmp_path / "roster.csv"
+        roster.write_text("student_id,name,sis_login,section\n" + "".join(
+            f"s{i:04},\"Student, Number {i}\",s{i}@uni.example,Section A\n" for i in range(400)))
+        code = cli.main(["report", A1, "--course", str(root), "--roster", str(roster)])
         assert {folder: _contents(folder) for folder in mounted} == before
+        said = capsys.readouterr().err.strip().splitlines()
+        assert code == 1 and len(said) == 1, said
+        assert said[0].startswith(f"error: the disk holding {exports} is full"), said
 
         assert cli.main(["export", A1, "--course", str(root)]) == 1
         said = capsys.readouterr().err.strip().splitlines()
