@@ -32,14 +32,50 @@ def grade(args) -> int:
               f"submitted/<student>/{args.assignment}/ folder in {args.course.resolve()}",
               file=sys.stderr)
         return 2
-    if not _registered(args):
-        return 1
-    workers = None if args.cluster else _start_workers(args)
+    from course.grading.grading_lock import Busy, folder_lock
+
+    root = args.course.resolve()
     try:
-        return _grade(args, workers)
-    finally:
-        if workers is not None:
-            workers.stop()  # they were told to stop when the last student was done
+        with folder_lock(root, args.assignment):
+            if not _registered(args):
+                return 1
+            workers = None if args.cluster else _start_workers(args)
+            try:
+                with _gradebook_lock(args):
+                    return _grade(args, workers)
+            finally:
+                if workers is not None:
+                    workers.stop()  # they were told to stop when the last student was done
+    except Busy as busy:
+        print(f"error: {busy}", file=sys.stderr)
+        return 1
+
+
+def _gradebook_lock(args):
+    """The shared gradebook's locks on the students this run grades (PostgreSQL only)."""
+    from course.grading.grading_lock import gradebook_lock
+
+    root = args.course.resolve()
+    url, course = _gradebook_and_course(root)
+    return gradebook_lock(url, course, args.assignment, args.students or _submitted(args))
+
+
+def _gradebook_and_course(root: Path) -> tuple[str, str]:
+    """The gradebook's URL and the course id, from the course's settings without loading
+    nbgrader (the workers do), unless ``nbgrader_config.py`` names either itself."""
+    try:
+        own = any(name in (root / "nbgrader_config.py").read_text(encoding="utf-8")
+                  for name in ("gradebook_url", "db_url", "course_id"))
+    except (OSError, UnicodeDecodeError):
+        own = True
+    if own:
+        from course.grading.intake.handed_in import course_id, db_url
+
+        return db_url(root), course_id(root)
+    from course.grading.config import COURSE_ID
+    from course.grading.settings import CourseSettings
+
+    return CourseSettings(root=str(root)).resolved_gradebook_url(), COURSE_ID
 
 
 def _misplaced(args) -> list[str]:
@@ -297,6 +333,25 @@ def report(args, ahead: Ahead | None = None, finisher=None) -> int:
     return 0
 
 
+def _disk_full_said(command, args) -> int:
+    """``command(args)``; a full disk said in one line (the folder it could not write in),
+    exit 1: what it could not write was left as it was (``atomic_write``)."""
+    try:
+        return command(args)
+    except OSError as error:
+        from course.grading.atomic_write import DiskFull, is_disk_full
+
+        if not is_disk_full(error):
+            raise
+        if isinstance(error, DiskFull):
+            print(f"error: {error.strerror}", file=sys.stderr)
+        else:
+            where = Path(error.filename).parent if error.filename else args.course.resolve()
+            print(f"error: the disk holding {where} is full ({os.strerror(error.errno)}); "
+                  "free some space and run the command again", file=sys.stderr)
+        return 1
+
+
 def _canvas_id(text: str) -> tuple[str, str]:
     assignment, _, number = text.partition("=")
     if not number.strip().isdigit():
@@ -375,7 +430,8 @@ def main(argv=None) -> int:
         if typo:
             print(_wrapped(typo), file=sys.stderr)
             return 2
-        return {"grade": grade, "report": report, "export": export_again}[args.command](args)
+        return _disk_full_said(
+            {"grade": grade, "report": report, "export": export_again}[args.command], args)
     elif args.command == "demo":
         from course.grading import demo
         from course.grading.outcome import Status

@@ -12,6 +12,7 @@ and the next import, once a TA has graded, replaces it with the whole score.
 import csv
 from pathlib import Path
 
+from course.grading.atomic_write import replacing
 from course.grading.exports.csv_cells import SafeWriter
 from course.grading.exports.gradebook_csv import export_row
 from course.grading.outcome import Outcome, Status
@@ -74,8 +75,7 @@ def write_canvas_csv(root: Path, assignments: list[str], path: Path,
             maxima[assignment] = maxima.get(assignment) or row["max_score"]
     roster = roster or {}
     students = list(roster) + sorted(s for s in scores if s not in roster)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="", encoding="utf-8") as handle:
+    with replacing(path, "w", newline="", encoding="utf-8") as handle:
         writer = SafeWriter(handle)
         writer.writerow(IDENTITY + [column(a, canvas_ids) for a in present])
         writer.writerow(["    Points Possible", "", "", "", ""] + [maxima.get(a, "") for a in present])

@@ -11,6 +11,7 @@ import textwrap
 from dataclasses import asdict
 from pathlib import Path
 
+from course.grading.atomic_write import replacing
 from course.grading.exports.csv_cells import SafeDictWriter
 from course.grading.outcome import Outcome, Status
 
@@ -20,8 +21,7 @@ COLUMNS = ["student_id", "assignment", "status", "score", "max_score", "autograd
 
 
 def write_csv(outcomes: list[Outcome], path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="") as handle:
+    with replacing(path, "w", newline="") as handle:
         writer = SafeDictWriter(handle, fieldnames=COLUMNS)
         writer.writeheader()
         for outcome in outcomes:

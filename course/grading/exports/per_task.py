@@ -1,6 +1,7 @@
 """Grade exports for an LMS: totals with a status column, and points per task."""
 from pathlib import Path
 
+from course.grading.atomic_write import replacing
 from course.grading.exports.csv_cells import SafeWriter
 from course.grading.exports.gradebook_csv import export_row, write_csv
 from course.grading.gradebook.loaded import submissions
@@ -33,7 +34,7 @@ def export(root: Path, assignment: str, outcomes: list[Outcome], db_url: str) ->
             tasks += [t for t in points if t not in tasks]
             rows.append((outcome, points))
     path = folder / f"{assignment}-tasks.csv"
-    with path.open("w", newline="") as handle:
+    with replacing(path, "w", newline="") as handle:
         writer = SafeWriter(handle)
         writer.writerow(["student_id", "assignment", "status", "score", "max_score", *tasks, "reason"])
         for outcome, points in rows:

@@ -26,6 +26,7 @@ from nbconvert.exporters.templateexporter import TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from traitlets import Bool
 
+from course.grading.atomic_write import write_bytes
 from course.grading.feedback.safe_html import clean
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -163,8 +164,7 @@ def feedback_holds_only_pages() -> None:
         for name in NBGRADER_FILES:
             data = small_file(source, name)
             if data is not None:
-                dest.mkdir(parents=True, exist_ok=True)
-                (dest / name).write_bytes(data)
+                write_bytes(dest / name, data)
 
     init_assignment.copies_nothing = True
     GenerateFeedback.init_assignment = init_assignment

@@ -8,6 +8,7 @@ is held (``feedback.summary``)."""
 from html import escape
 from pathlib import Path
 
+from course.grading.atomic_write import write_text
 from course.grading.intake.handed_in import unsafe_id
 from course.grading.intake.misplaced import release_notebooks
 from course.grading.outcome import Outcome, Status
@@ -44,11 +45,9 @@ def write_not_graded_pages(root: Path, outcomes: list[Outcome]) -> list[Path]:
             continue  # graded before: its feedback stands until a new grading replaces it
         for name in release_notebooks(root, outcome.assignment):
             page = folder / Path(name).with_suffix(".html")
-            folder.mkdir(parents=True, exist_ok=True)
-            page.write_text(PAGE.format(notebook=escape(Path(name).stem),
-                                        assignment=escape(outcome.assignment),
-                                        reason=escape(outcome.reason or "no reason was recorded")),
-                            encoding="utf-8")
+            write_text(page, PAGE.format(notebook=escape(Path(name).stem),
+                                         assignment=escape(outcome.assignment),
+                                         reason=escape(outcome.reason or "no reason was recorded")))
             written.append(page)
     return written
 

@@ -5,6 +5,7 @@ import threading
 from html import escape
 from pathlib import Path
 
+from course.grading.atomic_write import write_text
 from course.grading.exports.canvas import read_roster, write_canvas_csv
 from course.grading.course_dir import assignments, course_settings
 from course.grading.report.page import report_path, task_maxima, write_report
@@ -36,14 +37,12 @@ def _timed_report(root: Path, assignment: str, ahead: Ahead | None) -> Path:
     try:
         return write_report(root, assignment, ahead)
     except ReportTimeout:
-        page = report_path(root, assignment)
-        page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(f"<!doctype html><meta charset='utf-8'><title>{escape(assignment)}</title>"
-                        f"<h1>{escape(assignment)}</h1><p>The instructor's page did not finish "
-                        f"within {seconds:g} s (COURSE_REPORT_SECONDS). The grades and "
-                        "CSVs are complete; run <code>python -m course report</code> again with "
-                        "a longer limit.</p>", encoding="utf-8")
-        return page
+        return write_text(report_path(root, assignment),
+                          f"<!doctype html><meta charset='utf-8'><title>{escape(assignment)}"
+                          f"</title><h1>{escape(assignment)}</h1><p>The instructor's page did "
+                          f"not finish within {seconds:g} s (COURSE_REPORT_SECONDS). The grades "
+                          "and CSVs are complete; run <code>python -m course report</code> "
+                          "again with a longer limit.</p>")
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import nbformat
 
+from course.grading.atomic_write import write_text
 from course.grading.batch.attempts import attempts
 from course.grading.exports.canvas import read_outcomes
 from course.grading.course_dir import notebooks
@@ -258,6 +259,4 @@ def build(root: Path, assignment: str, ahead: Ahead | None = None) -> str:
 def write_report(root: Path, assignment: str, ahead: Ahead | None = None) -> Path:
     """Write ``reports/<assignment>.html`` and return its path."""
     path = report_path(root, assignment)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(build(root, assignment, ahead), encoding="utf-8")
-    return path
+    return write_text(path, build(root, assignment, ahead))
