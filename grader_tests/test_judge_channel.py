@@ -20,6 +20,7 @@ import types
 
 import pytest
 
+from course.grading.sandbox.environment import sandbox_environment
 from course.grading.judge import in_kernel, kernel_link
 from course.grading.judge import sandbox as judge_sandbox
 from course.grading.judge.kernel_link import KernelGone, Link, answer_of
@@ -619,9 +620,12 @@ def test_the_judge_gets_none_of_the_graders_environment(monkeypatch):
     monkeypatch.setenv("COURSE_GRADEBOOK_URL", "postgresql+psycopg://secret@db/grades")
     monkeypatch.setenv("PYTHONPATH", "/somewhere")
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    monkeypatch.setenv("PGPASSWORD", "not for the judge")
     env = judge_sandbox.judge_environment()
-    assert env == {"HOME": "/tmp", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-                   "MPLBACKEND": "Agg", "NBGRADER_EXECUTION": "autograde"}
+    # the kernels' allow-list (sandbox.environment), with nbgrader's mark passed on
+    assert env == sandbox_environment() and env["NBGRADER_EXECUTION"] == "autograde"
+    assert not {"COURSE_GRADEBOOK_URL", "PYTHONPATH", "PGPASSWORD"} & set(env)
+    assert env["HOME"] == "/tmp" and env["MPLBACKEND"] == "Agg"
     monkeypatch.setenv("COURSE_SANDBOX", "0")
     assert judge_sandbox.sandbox_enabled() is False
 

@@ -16,6 +16,7 @@ as root as CI grades, on the warm and the cold path.
 * an audit hook lists every path the grader's own process acts on while it runs a kernel and
   judges it: none lies in a folder the kernel can write.
 """
+import asyncio
 import errno
 import os
 import secrets
@@ -134,6 +135,25 @@ def graded(tmp_path_factory, request):
             os.environ.pop("COURSE_WARM_KERNELS")
         else:
             os.environ["COURSE_WARM_KERNELS"] = kept
+
+
+class _Loop:
+    """An event loop in a thread of its own, for the kernel manager's coroutines: after the
+    suite's browser tests a loop is left running in the main thread (Playwright's sync API),
+    and ``run_until_complete`` there refuses to start another."""
+
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run_until_complete(self, coroutine, timeout: float = 120.0):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def close(self):
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        self.loop.close()
 
 
 def _graded(tmp_path_factory):
@@ -351,8 +371,6 @@ def test_the_grader_acts_on_no_path_a_kernel_can_write(tmp_path, monkeypatch):
     root, from which the bring-back walks by descriptor), and every name opened relative to a
     descriptor is opened without following a link."""
     require("bwrap", bwrap_found(), "the kernel runs in the sandbox")
-    import asyncio
-
     from jupyter_client.blocking import BlockingKernelClient
 
     from course.grading.judge.kernel_link import Link
@@ -373,7 +391,7 @@ def test_the_grader_acts_on_no_path_a_kernel_can_write(tmp_path, monkeypatch):
 
     sys.addaudithook(hook)  # (it stays: the watch ends with the test)
     try:
-        loop = asyncio.new_event_loop()
+        loop = _Loop()
         km = BoundedKernelManager(kernel_name="course-sandbox")
         loop.run_until_complete(km.start_kernel(cwd=str(tmp_path)))
         folder = Path(km.connection_file).parent
@@ -429,8 +447,6 @@ def test_a_restarted_kernel_gets_a_fresh_sealed_sockets_folder(tmp_path, monkeyp
     link); a restarted kernel binds in a fresh tmpfs, sealed in turn, and the grader never
     unlinks a name there."""
     require("bwrap", bwrap_found(), "the kernel runs in the sandbox")
-    import asyncio
-
     from jupyter_client.blocking import BlockingKernelClient
 
     from course.grading.sandbox import kernel as sandbox_kernel
@@ -439,7 +455,7 @@ def test_a_restarted_kernel_gets_a_fresh_sealed_sockets_folder(tmp_path, monkeyp
 
     monkeypatch.delenv(COURSE_TEMPLATE_SOCKET, raising=False)
     monkeypatch.setenv("JUPYTER_PATH", sandbox_kernel.KERNELSPEC_PATH)
-    loop = asyncio.new_event_loop()
+    loop = _Loop()
     km = BoundedKernelManager(kernel_name="course-sandbox")
     loop.run_until_complete(km.start_kernel(cwd=str(tmp_path)))
     folder = Path(km.connection_file).parent

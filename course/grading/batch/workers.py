@@ -26,6 +26,7 @@ PRELOAD = ("course.grading.batch.student", "course.grading.config",
            "sqlalchemy.dialects.sqlite", "sqlite3", "psutil", "difflib",
            "course.grading.sandbox.provisioner", "course.grading.sandbox.warm",
            "course.grading.sandbox.cgroups", "course.grading.judge.forked",
+           "course.grading.intake.misplaced",  # intake.handed_in names the release notebooks
            "course.grading.batch.warm")  # last: a worker's first student, done once here
 
 
