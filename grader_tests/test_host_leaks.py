@@ -17,7 +17,6 @@ import os
 import secrets
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 

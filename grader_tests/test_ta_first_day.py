@@ -112,7 +112,7 @@ def test_misplaced_names_nothing_in_a_class_handed_in_as_nbgrader_wants(tmp_path
         _hand_in(root, f"{student}/{A1}/{NAME}", submission(A1))
         (root / "submitted" / student / A1 / "timestamp.txt").write_text("2026-01-01 00:00:00")
         (root / "submitted" / student / A1 / ".ipynb_checkpoints").mkdir()
-    _hand_in(root, f"ada/02-overlap-math/overlap_math.ipynb", submission(A1))  # another's
+    _hand_in(root, "ada/02-overlap-math/overlap_math.ipynb", submission(A1))  # another's
     (root / "source" / "02-overlap-math").mkdir()
     assert misplaced(root, A1) == []
 

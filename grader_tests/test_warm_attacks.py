@@ -31,7 +31,6 @@ import pytest
 
 from course.grading.batch import pool as batch
 from course.grading.exports.gradebook_csv import export_row
-from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.sandbox import provisioner as sandbox_provisioner
 from harness import scratch_course, secret_lines, submission
 from hostile import A1, FULL, NAME, appended, attack, attack_record
