@@ -141,6 +141,18 @@ def warm_imports() -> None:
     import matplotlib.pyplot  # noqa: F401
 
 
+def code_cells(nb, answers: dict[str, str]) -> list[tuple[str, str, bool, bool]]:
+    """Each code cell of ``nb`` as (grade id, the source to run: ``answers``' for an answer cell,
+    whether it is a graded test, whether it is an answer cell), in order."""
+    tests = graded_cells(nb)
+    cells = []
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            gid, answer = grade_id(cell), is_answer(cell)
+            cells.append((gid, answers[gid] if answer else cell.source, gid in tests, answer))
+    return cells
+
+
 def score_in_process(assignment: str, overrides: dict[str, str] | None = None, *,
                      blank: bool = False, timeout: float = 60, cell_seconds: float = 5) -> Report:
     """Run the source notebook with ``overrides`` in its answer cells and score its tests."""
@@ -151,13 +163,7 @@ def score_in_process(assignment: str, overrides: dict[str, str] | None = None, *
         answers = {gid: STUB for gid in answers}
     answers.update(overrides or {})
     tests = graded_cells(nb)
-    cells = []
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        gid = grade_id(cell)
-        source = answers[gid] if is_answer(cell) else cell.source
-        cells.append((gid, source, gid in tests))
+    cells = [(gid, source, test) for gid, source, test, _ in code_cells(nb, answers)]
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue()
     child = ctx.Process(target=_run_cells, args=(cells, queue, cell_seconds))

@@ -29,8 +29,8 @@ import sys
 import nbformat
 
 from course.grading.judge.core import hidden_lines
-from course.grading.submissions import grade_id, is_answer, solutions
-from harness import graded_cells, source_path, submission, warm_imports
+from course.grading.submissions import grade_id, solutions
+from harness import code_cells, source_path, submission, warm_imports
 
 KEEP = '''
 import sys as _sys
@@ -196,15 +196,8 @@ def trusted_inputs(assignment: str) -> tuple[set[str], set[str]]:
     hidden, and visible, test lines hand its graded functions, with the reference solutions."""
     warm_imports()
     nb = nbformat.read(source_path(assignment), as_version=4)
-    answers, tests = solutions(nb), graded_cells(nb)
-    cells = []
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        gid = grade_id(cell)
-        source = answers[gid] if is_answer(cell) else cell.source
-        functions = _defined(source)[0] if is_answer(cell) else []
-        cells.append((gid, source, gid in tests, functions))
+    cells = [(gid, source, test, _defined(source)[0] if answer else [])
+             for gid, source, test, answer in code_cells(nb, solutions(nb))]
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     child = context.Process(target=_trusted_run, args=(cells, queue))
