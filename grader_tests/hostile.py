@@ -14,6 +14,24 @@ FULL = 40.0
 NAME = "packing_by_hand.ipynb"
 
 
+# A probe's own memory, read inside a sandboxed kernel: ``readable_memory()`` yields each readable
+# span (a secret is searched for reversed, so the probe's own copy of it does not count).
+READABLE_MEMORY = '''
+def readable_memory():
+    with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", 0) as memory:
+        for line in maps:
+            span, perms = line.split()[:2]
+            if "r" not in perms or line.rstrip().endswith(("[vvar]", "[vsyscall]")):
+                continue
+            start, end = (int(x, 16) for x in span.split("-"))
+            try:
+                memory.seek(start)
+                yield memory.read(end - start)
+            except (OSError, ValueError, OverflowError):
+                continue
+'''
+
+
 def appended(code_after: dict[str, str], overrides: dict[str, str] | None = None,
              assignment: str = A1):
     """The reference submission of ``assignment`` with ``code_after[grade_id]`` appended to

@@ -23,6 +23,7 @@ import pytest
 from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.sandbox import namespaces
 from course.grading.sandbox.environment import FIXED, allowed, sandbox_environment
+from hostile import READABLE_MEMORY
 from tools import bwrap_found, require
 
 # What the sandbox sets itself: ipykernel as it starts (ZMQInteractiveShell.init_environment),
@@ -32,7 +33,7 @@ SET_INSIDE = {"TERM", "CLICOLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "PAGER", "GIT
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
 
 # Run in the kernel (a cell) and in the judge (a test cell): what it can learn, as JSON.
-PROBE = r'''
+PROBE = READABLE_MEMORY + r'''
 import ctypes, json, os
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
@@ -94,17 +95,8 @@ for p in R["proc_pids"]:
     except OSError as error:
         R["proc_commands"][p] = error.errno
 R["secret_in_memory"] = 0  # the secret, searched for reversed (so this cell's own copy is not)
-with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", 0) as memory:
-    for line in maps:
-        span, perms = line.split()[:2]
-        if "r" not in perms or line.rstrip().endswith(("[vvar]", "[vsyscall]")):
-            continue
-        start, end = (int(x, 16) for x in span.split("-"))
-        try:
-            memory.seek(start)
-            R["secret_in_memory"] += memory.read(end - start)[::-1].count(REVERSED_SECRET)
-        except (OSError, ValueError, OverflowError):
-            continue
+for chunk in readable_memory():
+    R["secret_in_memory"] += chunk[::-1].count(REVERSED_SECRET)
 print("PROBE " + json.dumps(R))
 '''
 

@@ -23,6 +23,7 @@ import os
 import secrets
 import shutil
 import socket
+import textwrap
 import threading
 from pathlib import Path
 
@@ -33,12 +34,12 @@ from course.grading.batch import pool as batch
 from course.grading.exports.gradebook_csv import export_row
 from course.grading.sandbox import provisioner as sandbox_provisioner
 from harness import scratch_course, secret_lines, submission
-from hostile import A1, FULL, NAME, appended, attack, attack_record
+from hostile import A1, FULL, NAME, READABLE_MEMORY, appended, attack, attack_record
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the template forks for a root grader")
 
-MEMORY = '''
+MEMORY = textwrap.indent(READABLE_MEMORY, "    ") + '''
     import gc, os
     reversed_markers = [m.encode() for m in {reversed_markers!r}]  # never forward in memory
     R["environ_url"] = "COURSE_GRADEBOOK_URL" in os.environ
@@ -48,21 +49,11 @@ MEMORY = '''
         if isinstance(o, dict) and "connection_file" in o and isinstance(o.get("env"), dict):
             R["requests"].append(sorted(o["env"]))
     found = {{}}
-    with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", 0) as memory:
-        for line in maps:
-            span, perms = line.split()[:2]
-            if "r" not in perms or line.rstrip().endswith(("[vvar]", "[vsyscall]")):
-                continue
-            start, end = (int(x, 16) for x in span.split("-"))
-            try:
-                memory.seek(start)
-                chunk = memory.read(end - start)
-            except (OSError, ValueError, OverflowError):
-                continue
-            chunk = chunk[::-1]
-            for n, m in enumerate(reversed_markers):
-                if m in chunk:
-                    found[n] = found.get(n, 0) + chunk.count(m)
+    for chunk in readable_memory():
+        chunk = chunk[::-1]
+        for n, m in enumerate(reversed_markers):
+            if m in chunk:
+                found[n] = found.get(n, 0) + chunk.count(m)
     R["found"] = found
 '''
 

@@ -18,7 +18,7 @@ import pytest
 from course.grading.batch import attempts, pool as batch
 from course.grading.sandbox import kernel as sandbox_kernel
 from harness import scratch_course, submission
-from hostile import A1, FULL, NAME, appended
+from hostile import A1, FULL, NAME, READABLE_MEMORY, appended
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the template forks for a root grader")
@@ -31,22 +31,13 @@ open("/tmp/marker.txt", "wb").write(_marker)
 open("marker.txt", "wb").write(_marker)
 '''
 
-PROBE = '''
+PROBE = READABLE_MEMORY + '''
 import json, os, re, socket, sys
 seen = {"pid": os.getpid(), "modules_before_import": "numpy" in sys.modules}
 pattern = re.compile(rb"MARK" rb"ER-[0-9a-f]{32}")
 found = 0
-with open("/proc/self/maps") as maps, open("/proc/self/mem", "rb", 0) as memory:
-    for line in maps:
-        span, perms = line.split()[:2]
-        if "r" not in perms or line.rstrip().endswith(("[vvar]", "[vsyscall]")):
-            continue
-        start, end = (int(x, 16) for x in span.split("-"))
-        try:
-            memory.seek(start)
-            found += len(pattern.findall(memory.read(end - start)))
-        except (OSError, ValueError, OverflowError):
-            pass
+for chunk in readable_memory():
+    found += len(pattern.findall(chunk))
 seen["markers_in_memory"] = found
 seen["marker_files"] = [p for p in ("/tmp/marker.txt", "marker.txt") if os.path.exists(p)]
 seen["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
