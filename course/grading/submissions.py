@@ -70,7 +70,7 @@ def student_notebooks(root: Path, kind: str, student: str,
     the folders below ``root/kind`` are opened one by one with no link followed."""
     notebooks, problems = [], []
     try:
-        folder = _open_below(root / kind, (student, assignment))
+        folder = open_below(root / kind, (student, assignment))
     except FileNotFoundError:
         return [], []  # nothing graded (or handed in) here
     except OSError as error:
@@ -92,9 +92,10 @@ def student_notebooks(root: Path, kind: str, student: str,
     return notebooks, problems
 
 
-def _open_below(top: Path, names: tuple[str, ...]) -> int:
-    """Directory fd of ``top/names…``, each name opened relative to the last, no link followed."""
-    fd = os.open(top, OPEN_DIR)
+def open_below(top: Path, names: tuple[str, ...], *, follow_top: bool = False) -> int:
+    """Directory fd of ``top/names…``, each name opened relative to the last, no link followed
+    (``follow_top``: ``top`` itself may be one, as ``/proc/<pid>/root`` is)."""
+    fd = os.open(top, OPEN_DIR & ~os.O_NOFOLLOW if follow_top else OPEN_DIR)
     for name in names:
         if name in ("", ".", "..") or "/" in name:
             os.close(fd)

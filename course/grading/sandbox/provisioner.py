@@ -33,6 +33,7 @@ from course.grading.sandbox import runtime as runtime_folder
 from course.grading.sandbox.bring_back import copy_back
 from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, start_kernel
 from course.grading.settings import CourseSettings
+from course.grading.submissions import open_below
 
 SOCKETS_WAIT = 10.0  # seconds launch_kernel waits for the kernel's sockets (then the client's)
 SOCKET_PORTS = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
@@ -46,16 +47,7 @@ def _open_inside(pid: int, folder: Path) -> int:
     """``folder`` as the sandbox of ``pid`` sees it, opened one component at a time with no
     link followed: the folders above a submission's copy may lie in the kernel's own ``/tmp``,
     where it could put a link to a host folder in their place."""
-    fd = os.open(f"/proc/{pid}/root", os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        for part in folder.parts[1:]:
-            below = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
-            os.close(fd)
-            fd = below
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    return open_below(Path(f"/proc/{pid}/root"), folder.parts[1:], follow_top=True)
 
 
 class SandboxProvisioner(LocalProvisioner):
