@@ -16,6 +16,21 @@ class Status(StrEnum):
     NOT_GRADED = "not graded"       # nothing (or nothing trustworthy) was scored; the reason says why
 
 
+class Fault(StrEnum):
+    """Why the grader's own machinery, not the student's code, left a student not graded: such
+    a student is never scored, and a rerun grades them again."""
+
+    MACHINERY = "machinery"          # a kernel, judge, template or worker of ours died or broke
+    DISK_FULL = "disk full"          # nothing more can be written: the batch stops
+    GRADEBOOK = "gradebook unreachable"  # no score can be kept: the batch stops
+    INTERRUPTED = "interrupted"      # the batch was stopped (Ctrl-C, SIGTERM, a kill) first
+    CHANGED = "changed while graded"  # the submission was replaced while it was graded
+
+
+# Faults that will meet every student after this one: the batch stops handing out work.
+BATCH_WIDE = frozenset({Fault.DISK_FULL, Fault.GRADEBOOK})
+
+
 @dataclass
 class Outcome:
     """One student's result for one assignment (``score`` is None when nothing was scored;
@@ -29,9 +44,11 @@ class Outcome:
     max_score: float | None
     reason: str = ""
     pending: float | None = None
+    fault: Fault | None = None  # set when ``NOT_GRADED`` is the grader's doing, not the student's
 
     def __post_init__(self):
         self.status = Status(self.status)  # read back from a CSV or the database as text
+        self.fault = Fault(self.fault) if self.fault else None
 
 
 def is_pending(grade) -> bool:
