@@ -32,6 +32,7 @@ def write_csv(outcomes: list[Outcome], path: Path) -> Path:
 def export_row(outcome: Outcome) -> dict[str, str]:
     """The CSV row of one outcome: the score only when graded, the reason saying the rest."""
     row = asdict(outcome)
+    del row["fault"]  # the reason names the cause in words
     row["status"] = outcome.status.value
     awaiting = outcome.status == Status.AWAITING_MANUAL
     held = outcome.status not in (Status.GRADED, Status.AWAITING_MANUAL) and outcome.score is not None
