@@ -250,7 +250,10 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     from course.grading.feedback.not_graded import rewrite_held_feedback, write_not_graded_pages
+    from course.grading.gradebook.withdraw import withdraw
+    from course.grading.intake.handed_in import db_url
 
+    cycle.problems += withdraw(root, db_url(root), cycle.outcomes)  # the latest grading counts
     write_not_graded_pages(root, cycle.outcomes)
     cycle.problems += rewrite_held_feedback(root, cycle.outcomes)
     print(summary(cycle.outcomes, cycle.problems))
@@ -330,6 +333,12 @@ def report(args, ahead: Ahead | None = None, finisher=None) -> int:
                                  autograded_part=args.autograded_part)
     page, canvas = made
     print(f"instructor page: {page.relative_to(root)}; Canvas import: {canvas.relative_to(root)}")
+    from course.grading.exports.canvas import read_outcomes
+    from course.grading.gradebook.withdraw import canvas_note
+
+    note = canvas_note(read_outcomes(root / "exports" / f"{args.assignment}-grades.csv"))
+    if note:
+        print(_wrapped(note))
     return 0
 
 

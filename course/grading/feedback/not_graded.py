@@ -34,8 +34,10 @@ again and this page is replaced by your feedback.</p>
 
 def write_not_graded_pages(root: Path, outcomes: list[Outcome]) -> list[Path]:
     """A page in ``feedback/<student>/<assignment>/`` for each outcome not graded (one per
-    release notebook), unless the student was graded before (nbgrader's page is kept) or the
-    student's id is not a plain name (nothing is written under it). Returns the pages."""
+    release notebook), unless this copy still holds their autograded work (graded in this copy,
+    not graded in another sharing the gradebook: nbgrader's page is kept; a grading here
+    withdraws it first, ``gradebook.withdraw``) or the student's id is not a plain name
+    (nothing is written under it). Returns the pages."""
     written = []
     for outcome in outcomes:
         if outcome.status != Status.NOT_GRADED or unsafe_id(outcome.student_id):
