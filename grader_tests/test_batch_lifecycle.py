@@ -19,7 +19,8 @@ import pytest
 from course.grading.batch import resume
 from course.grading.batch.stopping import Stop
 from course.grading.course_dir import tool_env
-from course.grading.gradebook.record import create, record, recorded, with_fingerprints
+from course.grading.gradebook.earlier import with_fingerprints
+from course.grading.gradebook.record import create, record, recorded
 from course.grading.outcome import Fault, Outcome, Status
 from harness import release_path, scratch_course, submission
 

@@ -76,6 +76,7 @@ def recorded(db_url: str, assignment: str) -> list[Outcome]:
     grading is graded once a TA has scored every pending cell)."""
     from nbgrader.api import Gradebook
 
+    from course.grading.gradebook.earlier import with_fingerprints
     from course.grading.gradebook.loaded import submissions
 
     outcomes = [outcome for outcome, _ in with_fingerprints(db_url, assignment).values()]
@@ -96,24 +97,3 @@ def recorded(db_url: str, assignment: str) -> list[Outcome]:
         gradebook.engine.dispose()
     return outcomes
 
-
-def with_fingerprints(db_url: str, assignment: str) -> dict[str, tuple[Outcome, str]]:
-    """Student id -> (outcome as recorded, fingerprint it was graded from, "" if unknown), by
-    student id, without nbgrader (the TA's command reads it before the workers load it)."""
-    engine = create_engine(db_url)
-    try:
-        with engine.connect() as connection:
-            rows = connection.execute(
-                select(OUTCOMES, RUNS.c.fingerprint, RUNS.c.fault)
-                .select_from(OUTCOMES.outerjoin(RUNS, (RUNS.c.assignment == OUTCOMES.c.assignment)
-                                                & (RUNS.c.student_id == OUTCOMES.c.student_id)))
-                .where(OUTCOMES.c.assignment == assignment)
-                .order_by(OUTCOMES.c.student_id)).mappings().all()
-    finally:
-        engine.dispose()
-    found = {}
-    for row in rows:
-        row = dict(row)
-        graded_from = row.pop("fingerprint") or ""
-        found[row["student_id"]] = (Outcome(**row), graded_from)
-    return found
