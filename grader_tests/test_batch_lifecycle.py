@@ -214,6 +214,11 @@ def test_a_rerun_keeps_only_the_unchanged_outcomes_that_were_not_the_graders_fau
     record(url, [Outcome("ann", A1, Status.GRADED, 40, 40)])
     assert with_fingerprints(url, A1)["ann"][1] == now["ann"]
     assert {o.student_id: o.fault for o in recorded(url, A1)}["cy"] == Fault.INTERRUPTED
+    with sqlite3.connect(tmp_path / "gradebook.db") as db:  # as an older grader left it
+        db.execute("DROP TABLE course_grading_runs")
+    assert {s: (o.status, f) for s, (o, f) in with_fingerprints(url, A1).items()}["ann"] == (
+        Status.GRADED, ""), "read without fingerprints: everyone is graded again"
+    assert resume.plan(tmp_path, url, A1, ["ann"]).to_grade == ["ann"]
 
 
 def test_a_signal_stops_the_batch_instead_of_raising_in_it():
@@ -371,6 +376,12 @@ def test_ctrl_c_and_sigterm_stop_the_batch_in_seconds_keeping_what_was_graded(si
     assert set(grades) == set(finished)
     assert all(grades[s][:2] == ("graded", "40") for s in graded)
     assert all(grades[s] == ("not graded", "", STOPPED) for s in stopped)
+    with (root / "exports" / f"{A1}-tasks.csv").open(newline="") as handle:
+        tasks = {r["student_id"]: r for r in csv.DictReader(handle)}
+    for student in stopped:  # no points of a half-graded notebook
+        row = tasks[student]
+        assert {v for k, v in row.items() if k not in ("student_id", "assignment", "status",
+                                                          "reason")} == {""}, row
     rerun = _Run(root)
     assert rerun.finish() == 0, rerun.text()
     assert set(_graded_lines(rerun)) == {f"s{i:02d}" for i in range(12)} - graded

@@ -15,30 +15,47 @@ QUERY = ("SELECT o.student_id, o.assignment, o.status, o.score, o.max_score, o.r
 COLUMNS = ("student_id", "assignment", "status", "score", "max_score", "reason")
 
 
+# A gradebook last prepared before ``course_grading_runs`` existed: no fingerprint, no fault.
+WITHOUT_RUNS = ("SELECT student_id, assignment, status, score, max_score, reason, NULL, NULL "
+                "FROM course_grading_outcomes WHERE assignment = :assignment "
+                "ORDER BY student_id")
+
+
 def with_fingerprints(db_url: str, assignment: str) -> dict[str, tuple[Outcome, str]]:
     """Student id -> (outcome as recorded, fingerprint it was graded from, "" if unknown). A
-    gradebook without the tables is an error of its driver; a missing SQLite file is none
-    (nothing recorded), and is not created."""
+    gradebook without the outcome table is an error of its driver; a missing SQLite file is
+    none (nothing recorded), and is not created."""
+    try:
+        rows = _rows(db_url, QUERY, assignment)
+    except Exception:
+        rows = _rows(db_url, WITHOUT_RUNS, assignment)  # raises if there is no outcome table
+    if rows is None:
+        return {}
+    found = {}
+    for row in rows:
+        outcome = Outcome(**dict(zip(COLUMNS, row[:6])), fault=row[7])
+        found[outcome.student_id] = (outcome, row[6] or "")
+    return found
+
+
+def _rows(db_url: str, query: str, assignment: str) -> list | None:
     wanted = {"assignment": assignment}
     if db_url.startswith("sqlite:///"):
         import sqlite3
 
         path = Path(db_url.removeprefix("sqlite:///"))
         if not path.is_file():
-            return {}
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as connection:
-            rows = connection.execute(QUERY, wanted).fetchall()
-    else:
-        from sqlalchemy import create_engine, text
-
-        engine = create_engine(db_url)
+            return None
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            with engine.connect() as connection:
-                rows = connection.execute(text(QUERY), wanted).fetchall()
+            return connection.execute(query, wanted).fetchall()
         finally:
-            engine.dispose()
-    found = {}
-    for row in rows:
-        outcome = Outcome(**dict(zip(COLUMNS, row[:6])), fault=row[7])
-        found[outcome.student_id] = (outcome, row[6] or "")
-    return found
+            connection.close()
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as connection:
+            return connection.execute(text(query), wanted).fetchall()
+    finally:
+        engine.dispose()
