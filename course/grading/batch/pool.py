@@ -152,6 +152,8 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
         if meanwhile and outcomes and workers.results.empty() and not stop.requested:
             meanwhile.pop(0)()
     if stop.requested:
+        progress(f"stopping: no more students are handed out; the {len(running)} in flight "
+                 "are stopped", flush=True)
         workers.kill_all()  # their students are not graded: nothing half-scored is kept
         for name in running:
             _forget_half_graded(root, assignment, name)
