@@ -8,8 +8,9 @@ graded" by name, and a fresh worker takes the next student; one whose worker die
 is graded once more on a fresh worker. A stop (``batch.stopping``) ends the batch early.
 Every submission ends graded or not graded with a reason; a student whose kernel died is
 tried once more, and so is one with a cell that hit its timeout (a rare kernel stall must not
-cost points; a real endless loop simply times out again and keeps its score). With ``feedback``, the worker that graded a
-student writes that student's feedback right after, so no serial feedback pass waits at the end.
+cost points; a real endless loop simply times out again and keeps its score). With
+``feedback``, the worker that graded a student writes that student's feedback right after, so
+no serial feedback pass waits at the end.
 """
 import queue
 import time

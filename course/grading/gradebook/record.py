@@ -9,7 +9,7 @@ Beside it, ``course_grading_runs`` keeps what a rerun needs of each outcome (``b
 the fingerprint of the submission that was graded and, for a student not graded, whether that
 was the grader's own fault. Each outcome is recorded as soon as it is graded.
 """
-from sqlalchemy import Column, Float, MetaData, String, Table, Text, create_engine, select
+from sqlalchemy import Column, Float, MetaData, String, Table, Text, create_engine
 
 from course.grading.outcome import Outcome, Status, settled
 
