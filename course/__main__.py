@@ -37,18 +37,43 @@ def grade(args) -> int:
     root = args.course.resolve()
     try:
         with folder_lock(root, args.assignment):
+            stop = _stop(args)
             if not _registered(args):
                 return 1
             workers = None if args.cluster else _start_workers(args)
             try:
                 with _gradebook_lock(args):
-                    return _grade(args, workers)
+                    return _grade(args, workers, stop)
             finally:
                 if workers is not None:
                     workers.stop()  # they were told to stop when the last student was done
     except Busy as busy:
         print(f"error: {busy}", file=sys.stderr)
         return 1
+
+
+def _stop(args):
+    """What stops a local batch early: Ctrl-C and SIGTERM among it (``batch.stopping``). A
+    cluster's batch keeps Python's own Ctrl-C."""
+    from course.grading.batch.stopping import Stop
+
+    stop = Stop()
+    if not args.cluster:
+        stop.catch_signals()
+    return stop
+
+
+def _plan(args, root: Path):
+    """Who this run grades: the students with no outcome, a changed submission or an outcome
+    that was the grader's fault (all of them with ``--force``), said in one line."""
+    from course.grading.batch.resume import plan
+
+    students = args.students or _submitted(args)
+    made = plan(root, _gradebook_and_course(root)[0], args.assignment, students,
+                force=args.force)
+    if made.said(len(students)):
+        print(_wrapped(made.said(len(students))), flush=True)
+    return made
 
 
 def _gradebook_lock(args):
@@ -187,7 +212,7 @@ def _quietly(step):
     return run
 
 
-def _grade(args, workers) -> int:
+def _grade(args, workers, stop) -> int:
     from course.grading.sandbox import kernel as sandbox_kernel
 
     confinement = sandbox_kernel.status_line()
@@ -219,21 +244,22 @@ def _grade(args, workers) -> int:
         steps = _after_the_first_student(root, args.assignment, ahead)
         steps[0]()
     try:
-        return _graded(args, root, cluster, workers, finisher, steps, ahead)
+        return _graded(args, root, cluster, workers, finisher, steps, ahead, stop)
     finally:
         if finisher is not None:
             finisher.stop()
 
 
-def _graded(args, root: Path, cluster, workers, finisher, steps, ahead) -> int:
+def _graded(args, root: Path, cluster, workers, finisher, steps, ahead, stop) -> int:
     from course.grading.cycle import run_cycle, summary
     from course.grading.outcome import Status
 
+    plan = _plan(args, root) if cluster is None else None
     try:
         cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
                           students=args.students or None, cluster=cluster,
                           workers=workers, meanwhile=steps if cluster is None else (),
-                          finisher=finisher)
+                          finisher=finisher, plan=plan, stop=stop)
     except ImportError as error:
         if cluster is None:
             raise
@@ -264,6 +290,12 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead) -> int:
     print(_wrapped(f"grades: {cycle.grades_csv.relative_to(root)}; per task: "
                    f"{cycle.tasks_csv.relative_to(root)}; feedback: feedback/<student>/"
                    f"{args.assignment}/; log: {cycle.log.relative_to(root)}"))
+    if stop.requested:
+        if cycle.not_reached:
+            print(_wrapped(f"{len(cycle.not_reached)} not reached, left for the next run: "
+                           + ", ".join(cycle.not_reached)))
+        print(f"error: {stop.cause}", file=sys.stderr)
+        return stop.code
     reported = report(args, ahead[0] if ahead else None, finisher)
     if not any(o.status != Status.NOT_GRADED for o in cycle.outcomes):
         print(f"error: nobody was graded ({len(cycle.outcomes)} not graded: each row above "
@@ -395,6 +427,9 @@ def main(argv=None) -> int:
     grading.add_argument("--budget", type=float, default=600,
                          help="seconds one student may take in all (default 600)")
     grading.add_argument("--students", nargs="*", help="only these students")
+    grading.add_argument("--force", action="store_true",
+                         help="grade again the students already graded from the same "
+                              "submission (by default a rerun keeps them)")
     grading.add_argument("--cluster", metavar="tls://HOST:PORT",
                          help="grade on this Dask scheduler's workers (docs/cluster.md)")
     grading.add_argument("--certs", type=Path,

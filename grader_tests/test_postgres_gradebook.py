@@ -149,7 +149,7 @@ def test_manual_grades_survive_a_regrade(copies, gradebook_url):
         gb.db.commit()
         before = {s: gb.find_submission(A5, s).score for s in ("reference", "second")}
     # The other TA autogrades both again (with force), from their own copy.
-    _all([_course(two, "grade", A5, "--students", "reference", "second")])
+    _all([_course(two, "grade", A5, "--force", "--students", "reference", "second")])
     with Gradebook(gradebook_url, COURSE_ID) as gb:
         for (student, grade_id), score in entered.items():
             assert gb.find_grade(grade_id, notebook, A5, student).manual_score == score

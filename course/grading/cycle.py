@@ -21,24 +21,28 @@ from course.grading.outcome import Outcome, Status
 
 @dataclass
 class Cycle:
-    """What one cycle produced, and the problems a TA must hear about."""
+    """What one cycle produced, and the problems a TA must hear about. ``outcomes`` are the
+    whole class's: those graded now and those kept from an earlier run (``batch.resume``);
+    ``not_reached`` those a stopped run never started."""
 
     outcomes: list[Outcome]
     grades_csv: Path
     tasks_csv: Path
     log: Path
     problems: list[str] = field(default_factory=list)
+    not_reached: list[str] = field(default_factory=list)
 
 
 def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | None = None,
               budget: float = 600, progress=print, cluster=None, workers=None,
-              meanwhile=(), finisher=None) -> Cycle:
+              meanwhile=(), finisher=None, plan=None, stop=None) -> Cycle:
     """Grade ``assignment`` in the course at ``root`` (feedback as each student is graded);
     library output goes to its run log. With ``cluster`` (``cluster.client.Cluster``), the
-    grading is done on that Dask cluster, each result recorded as it comes. ``workers`` and
-    ``meanwhile`` go to ``batch.pool.grade`` (workers started early, with ``feedback``); a
-    ``finisher`` (``batch.finisher``) records and exports the outcomes, or if it cannot, this
-    process does."""
+    grading is done on that Dask cluster, each result recorded as it comes. ``workers``,
+    ``meanwhile`` and ``stop`` go to ``batch.pool.grade`` (workers started early, with
+    ``feedback``); a ``finisher`` (``batch.finisher``) records and exports the outcomes, or if
+    it cannot, this process does. With a ``plan`` (``batch.resume.plan``), only its students
+    to grade are graded, and its kept outcomes stand for the rest."""
     problems: list[str] = []
     if cluster is not None:
         from course.grading.cluster.client import grade as grade_on_cluster
@@ -46,24 +50,36 @@ def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | 
         outcomes = grade_on_cluster(cluster, assignment, root, students=students, budget=budget,
                                     progress=progress, problems=problems)
     else:
-        outcomes = grade(assignment, root, jobs=jobs, students=students, budget=budget,
-                         progress=progress, feedback=True, problems=problems,
-                         workers=workers, meanwhile=meanwhile)
-    exported = finisher.export(outcomes) if finisher is not None and cluster is None else None
+        outcomes = grade(assignment, root, jobs=jobs,
+                         students=plan.to_grade if plan is not None else students,
+                         budget=budget, progress=progress, feedback=True, problems=problems,
+                         workers=workers, meanwhile=meanwhile, stop=stop)
+    fingerprints = plan.fingerprints if plan is not None else None
+    exported = (finisher.export(outcomes, fingerprints)
+                if finisher is not None and cluster is None else None)
     grades_csv, tasks_csv = exported or export_outcomes(
-        root, assignment, outcomes if cluster is None else None)
-    return Cycle(outcomes, grades_csv, tasks_csv, run_log(root, assignment), problems)
+        root, assignment, outcomes if cluster is None else None, fingerprints)
+    not_reached = []
+    if plan is not None:
+        now = {o.student_id: o for o in outcomes}
+        not_reached = [s for s in plan.to_grade if s not in now]
+        outcomes = [now.get(s) or plan.kept[s] for s in plan.fingerprints  # the class's order
+                    if s in now or s in plan.kept]
+    return Cycle(outcomes, grades_csv, tasks_csv, run_log(root, assignment), problems,
+                 not_reached)
 
 
-def export_outcomes(root: Path, assignment: str, outcomes: list[Outcome] | None) -> tuple[Path, Path]:
-    """``outcomes`` recorded in the gradebook (None: they are, as a cluster's are); the grades
-    and per-task CSVs of every student it has an outcome for, written. Returns both CSVs."""
+def export_outcomes(root: Path, assignment: str, outcomes: list[Outcome] | None,
+                    fingerprints: dict[str, str] | None = None) -> tuple[Path, Path]:
+    """``outcomes`` recorded in the gradebook (None: they are, as a cluster's are), with the
+    ``fingerprints`` of what was graded; the grades and per-task CSVs of every student it has
+    an outcome for, written. Returns both CSVs."""
     url = after_grading(root)
     from course.grading.exports.per_task import export
     from course.grading.gradebook.record import record, recorded
 
     if outcomes is not None:
-        record(url, outcomes)
+        record(url, outcomes, fingerprints)
     return export(root, assignment, recorded(url, assignment), url)
 
 

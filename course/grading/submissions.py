@@ -8,8 +8,6 @@ import os
 import stat
 from pathlib import Path
 
-import nbformat
-
 _MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
 NOTEBOOK_BYTES = 128 * 1024 ** 2  # a larger notebook is not read by the class's readers
 OPEN_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -151,6 +149,8 @@ def fill(release_nb, answers: dict[str, str]):
 
 def reference_submission(source_path, release_path, overrides: dict[str, str] | None = None):
     """The release filled with the source's solutions, then with ``overrides`` on top."""
+    import nbformat  # here: a reader of submissions (``batch.resume``) never loads it
+
     answers = solutions(nbformat.read(source_path, as_version=4))
     answers.update(overrides or {})
     return fill(nbformat.read(release_path, as_version=4), answers)

@@ -33,9 +33,11 @@ class Finisher:
         self._process.start()
         theirs.close()
 
-    def export(self, outcomes: list[Outcome]) -> tuple[Path, Path] | None:
-        """The outcomes recorded in the gradebook; the grades and per-task CSVs written."""
-        return self._ask("export", outcomes)
+    def export(self, outcomes: list[Outcome],
+               fingerprints: dict[str, str] | None = None) -> tuple[Path, Path] | None:
+        """The outcomes recorded in the gradebook (with the ``fingerprints`` of what was
+        graded); the grades and per-task CSVs written."""
+        return self._ask("export", outcomes, fingerprints)
 
     def report(self, roster: Path | None, canvas_ids: dict[str, str],
                autograded_part: bool) -> tuple[Path, Path] | None:
@@ -72,7 +74,10 @@ class Finisher:
 def _serve(conn, root: str, assignment: str, students: list[str], environment: dict,
            folder: str) -> None:
     """The finisher's life: load, start the similarity check, answer requests until told to
-    stop (or the command is gone)."""
+    stop (or the command is gone: it dies with the fork server, which dies with it)."""
+    from course.grading.sandbox.lifeline import tie_to_parent
+
+    tie_to_parent()
     os.environ.clear()
     os.environ.update(environment)
     os.chdir(folder)
@@ -115,8 +120,8 @@ def _handlers(root: Path, assignment: str, ahead) -> dict:
     warm_up(root, assignment)
     _read_once(url, assignment)
 
-    def export(outcomes):
-        return export_outcomes(root, assignment, outcomes)
+    def export(outcomes, fingerprints=None):
+        return export_outcomes(root, assignment, outcomes, fingerprints)
 
     def report(roster, canvas_ids, autograded_part):
         return report_assignment(root, assignment, roster=roster, canvas_ids=canvas_ids,

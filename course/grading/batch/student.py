@@ -8,7 +8,7 @@ import os
 import time
 from pathlib import Path
 
-from course.grading.batch import attempts, nbgrader_log
+from course.grading.batch import attempts, nbgrader_log, resume
 from course.grading.intake.handed_in import course_id, db_url, unreadable, unsafe_id
 from course.grading.course_dir import course_settings, nbgrader_api, tool_env
 from course.grading.logs import output_to, run_log, student_log
@@ -26,8 +26,8 @@ def _worker(tasks, results, root: str, settings: dict | None, feedback: bool,
             batch: str | None = None) -> None:
     """Worker loop: make the gradebook ready (once per ``batch``), then autograde each
     (assignment, student) taken from ``tasks`` (and with ``feedback``, write the feedback of
-    each student scored). A gradebook that cannot be made ready is said (``failed``) and ends
-    the worker."""
+    each student scored), recording each outcome as soon as it is graded (``resume.keep``). A
+    gradebook that cannot be made ready is said (``failed``) and ends the worker."""
     os.environ.update(tool_env())
     os.chdir(root)
     _use_template(Path(root), wait=False)  # it warms up while nbgrader loads
@@ -45,7 +45,10 @@ def _worker(tasks, results, root: str, settings: dict | None, feedback: bool,
             _exit_now(results)
         assignment, student = task
         results.put(("start", student, os.getpid()))
-        results.put(("done", student, grade_one(api, Path(root), assignment, student, feedback)))
+        graded_from = resume.fingerprint(Path(root), assignment, student)
+        outcome, problem = grade_one(api, Path(root), assignment, student, feedback)
+        resume.keep(db_url(Path(root)), outcome, graded_from)  # durable before it is reported
+        results.put(("done", student, (outcome, problem)))
 
 
 def prepare_once(root: Path, batch: str | None = None) -> None:

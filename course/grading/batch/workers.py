@@ -27,6 +27,7 @@ PRELOAD = ("course.grading.batch.student", "course.grading.config",
            "course.grading.sandbox.provisioner", "course.grading.sandbox.warm",
            "course.grading.sandbox.cgroups", "course.grading.judge.forked",
            "course.grading.intake.misplaced",  # intake.handed_in names the release notebooks
+           "course.grading.sandbox.lifeline", "course.grading.batch.resume",
            "course.grading.batch.warm")  # last: a worker's first student, done once here
 
 
@@ -52,10 +53,14 @@ def _context():
 
 def _serve(tasks, results, root: str, settings: dict | None, feedback: bool,
            environment: dict, folder: str, template: tuple[str, int] | None,
-           batch: str) -> None:
-    """A worker process's whole life: the environment and folder of the process that started
-    it; the warm template that process began for it (``template``), or else its own, begun
-    first of all; then ``student``'s loop."""
+           batch: str, command: int) -> None:
+    """A worker process's whole life: tied to the fork server (it dies with it, and so with
+    the ``command`` that started it); the environment and folder of that command; the warm
+    template it began for it (``template``), or else its own, begun first of all; then
+    ``student``'s loop."""
+    from course.grading.sandbox.lifeline import tie_to_parent
+
+    tie_to_parent(command)
     os.environ.clear()
     os.environ.update(environment)
     os.chdir(folder)
@@ -144,14 +149,37 @@ class Workers:
         process = self._ctx.Process(
             target=_serve, daemon=True,
             args=(self.tasks, self.results, *self.args, dict(os.environ), os.getcwd(),
-                  template.handed_over() if template else None, self.batch))
+                  template.handed_over() if template else None, self.batch, os.getpid()))
         process.start()
         self.processes[process.pid] = process
         if template:
             self._templates[process.pid] = template
 
     def alive(self, pid: int) -> bool:
-        return self.processes[pid].is_alive()
+        """Whether worker ``pid`` lives (one this batch no longer knows of does not)."""
+        process = self.processes.get(pid)
+        return process is not None and process.is_alive()
+
+    def server_gone(self) -> bool:
+        """Whether the fork server the workers come from has died (killed): no worker can be
+        started any more, and those it forked died with it (``lifeline``)."""
+        import psutil
+        from multiprocessing import forkserver
+
+        pid = getattr(forkserver._forkserver, "_forkserver_pid", None)  # no public name for it
+        if pid is None:
+            return False
+        try:
+            return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return True
+
+    def kill_all(self) -> None:
+        """Kill every worker, its kernels and its template at once (the batch is stopping):
+        nothing they were grading is kept."""
+        self._stopping = True
+        for pid in list(self.processes):
+            self.kill(pid)
 
     def kill(self, pid: int) -> None:
         """Kill the worker ``pid`` and its kernels, and remove their runtime folders (the
@@ -159,7 +187,9 @@ class Workers:
         from course.grading.sandbox import runtime
 
         kill_tree(pid)
-        self.processes.pop(pid).join(5)
+        process = self.processes.pop(pid, None)
+        if process is not None:
+            process.join(5)
         self._end_template(pid)
         runtime.sweep()
 

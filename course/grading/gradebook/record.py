@@ -4,10 +4,13 @@ nbgrader's gradebook holds scores but not what the course's grader concluded (gr
 review, not graded and why). Keeping that in a table of the same database lets any copy of the
 course that shares a gradebook export the whole class, however the grading was split among
 TAs. Scores are read back from nbgrader's tables, so manual grades entered later count.
-"""
-from sqlalchemy import Column, Float, MetaData, String, Table, Text, create_engine, select
 
-from course.grading.gradebook.loaded import submissions
+Beside it, ``course_grading_runs`` keeps what a rerun needs of each outcome (``batch.resume``):
+the fingerprint of the submission that was graded and, for a student not graded, whether that
+was the grader's own fault. Each outcome is recorded as soon as it is graded.
+"""
+from sqlalchemy import Column, Float, MetaData, String, Table, Text, create_engine
+
 from course.grading.outcome import Outcome, Status, settled
 
 METADATA = MetaData()
@@ -20,6 +23,13 @@ OUTCOMES = Table(
     Column("max_score", Float),
     Column("reason", Text, nullable=False),
 )
+RUNS = Table(
+    "course_grading_runs", METADATA,
+    Column("assignment", String(128), primary_key=True),
+    Column("student_id", String(128), primary_key=True),
+    Column("fingerprint", String(64), nullable=False),  # "" when none was taken
+    Column("fault", String(32)),  # ``outcome.Fault`` of a not-graded outcome, else NULL
+)
 
 
 def create(engine) -> None:
@@ -27,8 +37,12 @@ def create(engine) -> None:
     METADATA.create_all(engine)
 
 
-def record(db_url: str, outcomes: list[Outcome]) -> None:
-    """Store ``outcomes``, replacing what an earlier run concluded for the same students."""
+def record(db_url: str, outcomes: list[Outcome],
+           fingerprints: dict[str, str] | None = None) -> None:
+    """Store ``outcomes``, replacing what an earlier run concluded for the same students, in
+    one transaction with their fault and the fingerprint each was graded from (by student id;
+    "" for a new row where none is given; an earlier one stays)."""
+    fingerprints = fingerprints or {}
     engine = create_engine(db_url)
     try:
         if engine.dialect.name == "postgresql":
@@ -44,6 +58,14 @@ def record(db_url: str, outcomes: list[Outcome]) -> None:
                 connection.execute(statement.on_conflict_do_update(
                     index_elements=["assignment", "student_id"],
                     set_={k: statement.excluded[k] for k in ("status", "score", "max_score", "reason")}))
+                given = outcome.student_id in fingerprints  # else the one on record stays
+                run = insert(RUNS).values(
+                    assignment=outcome.assignment, student_id=outcome.student_id,
+                    fingerprint=fingerprints.get(outcome.student_id, ""),
+                    fault=outcome.fault.value if outcome.fault else None)
+                connection.execute(run.on_conflict_do_update(
+                    index_elements=["assignment", "student_id"],
+                    set_={k: run.excluded[k] for k in ("fingerprint", "fault") if given or k == "fault"}))
     finally:
         engine.dispose()
 
@@ -54,14 +76,11 @@ def recorded(db_url: str, assignment: str) -> list[Outcome]:
     grading is graded once a TA has scored every pending cell)."""
     from nbgrader.api import Gradebook
 
-    engine = create_engine(db_url)
-    try:
-        with engine.connect() as connection:
-            rows = connection.execute(select(OUTCOMES).where(OUTCOMES.c.assignment == assignment)
-                                      .order_by(OUTCOMES.c.student_id)).mappings().all()
-    finally:
-        engine.dispose()
-    outcomes = [Outcome(**row) for row in rows]  # ``pending`` is not stored: it is read below
+    from course.grading.gradebook.earlier import with_fingerprints
+    from course.grading.gradebook.loaded import submissions
+
+    outcomes = [outcome for outcome, _ in with_fingerprints(db_url, assignment).values()]
+    # ``pending`` is not stored: it is read below
     gradebook = Gradebook(db_url)
     try:
         loaded = submissions(gradebook, assignment)
@@ -77,3 +96,4 @@ def recorded(db_url: str, assignment: str) -> list[Outcome]:
         gradebook.close()
         gradebook.engine.dispose()
     return outcomes
+

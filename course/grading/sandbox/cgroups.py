@@ -195,15 +195,25 @@ def _write(path: Path, value: int) -> None:
 
 
 def sweep(older_than: float = 3600.0) -> int:
-    """Remove empty groups left by graders that died (older than ``older_than`` seconds)."""
+    """Remove empty groups left by graders that died: those older than ``older_than`` seconds,
+    and at once those whose kernel's runtime folder is gone (a group is made after its folder
+    and removed before it, so its grader is done with it)."""
+    from course.grading.sandbox import runtime
+
     removed = 0
     if status() is not None:
         return 0
+    try:
+        folders = runtime.base()
+    except (OSError, RuntimeError):
+        folders = None
     for controller in CONTROLLERS + pinning():
         parent = HIERARCHIES / controller / own_group(controller).lstrip("/") / FOLDER
         for folder in parent.iterdir() if parent.is_dir() else ():
             try:
-                if (folder.is_dir() and time.time() - folder.stat().st_mtime > older_than
+                done = (folders is not None and folder.name.startswith("kernel-")
+                        and not os.path.lexists(folders / folder.name))
+                if (folder.is_dir() and (done or time.time() - folder.stat().st_mtime > older_than)
                         and not (folder / "cgroup.procs").read_text().split()):
                     folder.rmdir()
                     removed += 1
