@@ -27,6 +27,7 @@ SERVE = ("__import__('sys').modules['_course_judge'] = __import__('types').Modul
          "'_course_judge'); exec(compile({source!r}, '<course judge>', 'exec'), "
          "__import__('sys').modules['_course_judge'].__dict__); "
          "__import__('sys').modules['_course_judge'].serve({path!r}, globals())")
+DYING_SECONDS = 2.0  # how long a kernel that closed its connection mid-call has to be seen dead
 
 
 def answer_of(text: str) -> dict:
@@ -40,6 +41,10 @@ def answer_of(text: str) -> dict:
 
 class KernelGone(RuntimeError):
     """The kernel did not answer a call in time, even after an interrupt."""
+
+
+class KernelClosed(KernelGone):
+    """The kernel's end of the connection closed mid-call: most often the kernel died."""
 
 
 class NeverConnected(KernelGone):
@@ -79,6 +84,9 @@ class Link:
         self.client.start_channels(iopub=False, stdin=False, hb=False, control=False)
         self._conn = None       # the kernel's connection while it serves
         self._serving = None    # msg_id of the cell running serve()
+        # kernels found dead when a call failed (the grader's own look at the process, never
+        # what the kernel said): the judge tells a dead kernel from a slow or refusing one
+        self.deaths = 0
 
     def close(self):
         self.end()
@@ -103,8 +111,8 @@ class Link:
                 self._start()
             in_kernel._frame(self._conn, json.dumps(payload))
             return self._answer(timeout or self.timeout, cancelled)
-        except BaseException:  # a time limit (CallTimeout), a dead kernel, a closed socket
-            self._stop()
+        except BaseException as error:  # a time limit (CallTimeout), a dead kernel, a closed socket
+            self._stop(closed=isinstance(error, KernelClosed))
             raise
 
     def replay(self, sources: list[str], timeout: float) -> None:
@@ -193,7 +201,7 @@ class Link:
                         raise KernelGone("the kernel died") from None
                     continue
                 if not more:
-                    raise KernelGone("the kernel stopped answering")
+                    raise KernelClosed("the kernel stopped answering")
                 data += more
             return data
 
@@ -228,10 +236,18 @@ class Link:
             if msg.get("parent_header", {}).get("msg_id") == msg_id:
                 return msg
 
-    def _stop(self, grace: float = 5.0) -> None:
+    def _stop(self, grace: float = 5.0, closed: bool = False) -> None:
         """Interrupt the running call and end the session; a kernel that ignores the
-        interrupt is restarted."""
-        if self._serving is not None and self._alive():
+        interrupt is restarted. A kernel found dead here is counted (``deaths``); one that
+        ``closed`` its connection is given a moment to be seen dead (its sockets close
+        before its parent can reap it)."""
+        alive = self._alive()
+        deadline = time.monotonic() + (DYING_SECONDS if closed else 0)
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.05)
+            alive = self._alive()
+        self.deaths += not alive
+        if self._serving is not None and alive:
             self._interrupt()
         if self._conn is not None:
             self._conn.close()

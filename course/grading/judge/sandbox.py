@@ -39,7 +39,7 @@ from course.grading.judge.core import HIDDEN_BEGIN
 
 from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.judge.kernel_link import KernelGone
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET
+from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, WORKER
 
 MEMORY_BYTES = 3 * 1024 ** 3
 FILE_BYTES = 16 * 1024 ** 2
@@ -61,6 +61,11 @@ log = logging.getLogger(__name__)
 
 class JudgeFailed(RuntimeError):
     """The judge's process ended, hung or broke the protocol: the cell could not be judged."""
+
+
+class JudgeSlow(JudgeFailed):
+    """The judge sent nothing within the time a call may take: a test still at work, as a cell
+    past its time bound is (the judge is alive), not a failure of the grader's."""
 
 
 class OverTime(Exception):
@@ -104,7 +109,7 @@ def _read(fd: int, size: int, deadline: float | None) -> bytes:
             if deadline is not None:
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
-                    raise JudgeFailed("the test cell did not finish in time")
+                    raise JudgeSlow("the test cell did not finish in time")
             more = os.read(fd, min(size - len(data), 1 << 20))
             if not more:
                 raise JudgeFailed("the judge's process ended")
@@ -130,11 +135,18 @@ class JudgeSandbox:
         self.process: subprocess.Popen | None = None
         self._errors = None
         self.after_hidden = False  # whether the kernel has been handed a hidden test's input
+        # What went wrong that was not the student's doing, as the grader itself saw it (a
+        # process ended, a pipe broke; never what the kernel or the judge said): the first
+        # machinery fault in the TA's words, and the first test whose call the kernel died in.
+        self.fault = ""
+        self.kernel_died_in = ""
+        self._cell = ""
 
     def run(self, source: str, name: str) -> list[dict]:
         """The outputs of one test cell: what it printed, then its error if it failed; a cell
         still running ``cell_seconds`` after it started fails, by that alone."""
         deadline = time.monotonic() + self.cell_seconds
+        self._cell = name
         try:
             if self.process is None:
                 self._start()
@@ -155,17 +167,33 @@ class JudgeSandbox:
         except (OverTime, JudgeFailed, OSError) as failure:
             # Whatever the cell handed the kernel before it ended may have been hidden.
             self.after_hidden = self.after_hidden or HIDDEN_BEGIN in source
+            over = isinstance(failure, OverTime) or time.monotonic() >= deadline
+            if not over and not isinstance(failure, JudgeSlow):
+                self.fault = self.fault or self._machinery(failure, name)
             if self.process is not None and time.monotonic() >= deadline:
                 self.process.kill()  # no grace: the worker moves on now
             self.close()
             self.link.end()  # a call it left half answered must not reach the next cell
-            if isinstance(failure, OverTime) or time.monotonic() >= deadline:
+            if over:
                 log.warning("%s at %s took longer than %g s in all", self.folder, name,
                             self.cell_seconds)
                 return [error_output("TimeoutError", over_time(self.cell_seconds))]
             log.warning("the judge of %s failed at %s: %s%s", self.folder, name, failure,
                         self._said())
             return [error_output("JudgeError", f"the test cell could not be judged: {failure}")]
+
+    def _machinery(self, failure: BaseException, name: str) -> str:
+        """What of the grader's failed at the test ``name``, in a TA's words, from what this
+        process sees: the template gone, the judge's process ended, a broken pipe."""
+        if WORKER.gone():
+            return f"the worker's warm template died while judging {name}"
+        if self.process is None:
+            return f"no test judge could start for {name} ({failure})"
+        ended = self.process.poll() is not None or isinstance(failure, BrokenPipeError) or (
+            str(failure) == "the judge's process ended")
+        if ended:
+            return f"the test judge's process died while judging {name}"
+        return f"the test judge failed while judging {name} ({failure})"
 
     def _forward(self, message: dict, deadline: float) -> dict:
         """The kernel's answer to the judge's request, as text the grader does not read; the
@@ -175,6 +203,7 @@ class JudgeSandbox:
         left = deadline - time.monotonic()
         if left <= 0:
             raise OverTime()
+        deaths = getattr(self.link, "deaths", 0)
         try:
             return {"answer": self.link.ask_text(message["payload"],
                                                  min(timeout or self.timeout, left),
@@ -182,6 +211,11 @@ class JudgeSandbox:
         except KernelGone as gone:
             if time.monotonic() >= deadline:  # the link has stopped the call already
                 raise OverTime() from None
+            if getattr(self.link, "deaths", 0) > deaths:  # the grader saw the process gone
+                self.kernel_died_in = self.kernel_died_in or self._cell
+                if WORKER.gone():
+                    self.fault = self.fault or (f"the worker's warm template died (and the "
+                                                f"kernel with it) while judging {self._cell}")
             return {"gone": str(gone)}
         except Exception as error:  # what the kernel sent is not text: the call fails, by name
             return {"gone": f"{type(error).__name__}: {error}"[:500]}

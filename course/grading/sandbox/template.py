@@ -277,6 +277,13 @@ class Template:
                 return None
         return str(socket_path)
 
+    def gone(self) -> bool:
+        """Whether this worker's template has died since it was started or adopted (what was
+        forked from it died with it): the grader's fault, never the student's."""
+        if self._adopted is not None:
+            return _ended(self._adopted)
+        return self.process is not None and self.process.poll() is not None
+
     def stop(self) -> None:
         """Kill the template (its kernels die with it) and remove its folder (the grader's
         alone: no kernel reaches it)."""
