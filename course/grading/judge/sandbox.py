@@ -49,6 +49,7 @@ OUTSIDE_BASE = 2_100_000_000  # + the worker's pid: the judge's host uid under a
 MAX_FRAME = in_kernel.MAX_REPLY + 1024 * 1024
 MAX_PRINTED = 256 * 1024    # characters of a test cell's printed output kept
 MAX_ERROR = 16 * 1024       # characters of its error message kept
+GONE_WAIT = 0.5             # seconds a template killed with its judge or kernel has to be seen gone
 SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What the sandbox runs: isolated mode (-I), so no folder of the submission's is on the path
 # and no PYTHON* variable is read; the channel is set up before anything of a student's is read.
@@ -185,7 +186,7 @@ class JudgeSandbox:
     def _machinery(self, failure: BaseException, name: str) -> str:
         """What of the grader's failed at the test ``name``, in a TA's words, from what this
         process sees: the template gone, the judge's process ended, a broken pipe."""
-        if WORKER.gone():
+        if WORKER.gone(GONE_WAIT):
             return f"the worker's warm template died while judging {name}"
         if self.process is None:
             return f"no test judge could start for {name} ({failure})"
@@ -211,14 +212,15 @@ class JudgeSandbox:
         except KernelGone as gone:
             if time.monotonic() >= deadline:  # the link has stopped the call already
                 raise OverTime() from None
-            if getattr(self.link, "deaths", 0) > deaths:  # the grader saw the process gone
-                self.kernel_died_in = self.kernel_died_in or self._cell
-                if WORKER.gone():
-                    self.fault = self.fault or (f"the worker's warm template died (and the "
-                                                f"kernel with it) while judging {self._cell}")
-            return {"gone": str(gone)}
-        except Exception as error:  # what the kernel sent is not text: the call fails, by name
-            return {"gone": f"{type(error).__name__}: {error}"[:500]}
+            said = str(gone)
+        except Exception as error:  # a closed socket; what the kernel sent is not text
+            said = f"{type(error).__name__}: {error}"[:500]
+        if getattr(self.link, "deaths", 0) > deaths:  # the grader saw the kernel's process gone
+            self.kernel_died_in = self.kernel_died_in or self._cell
+            if WORKER.gone(GONE_WAIT):
+                self.fault = self.fault or (f"the worker's warm template died (and the kernel "
+                                            f"with it) while judging {self._cell}")
+        return {"gone": said}
 
     def _cancelled(self) -> bool:
         """Whether the judge wrote while waiting for an answer: it can only be a cancel."""

@@ -5,9 +5,10 @@ For every notebook it runs, the Execute step (``execute.GradingExecute``) fills 
 ignored the timeout's interrupt, whether the kernel died, and, when the notebook could not be
 graded, why (one line, as the TA reads it), and whether the grader's own machinery (the judge's
 process, the warm template) failed while its tests were judged, or the kernel died while a
-test called the student's code: a fault that must never be scored as failed tests. ``OverwriteCellsNamingTheCell`` records a cell it
-cannot restore the same way. The batch (``course.grading.batch.pool``) reads these to decide on
-a second grading and to count restarts; it never parses nbgrader's log for them.
+test called the student's code: a fault that must never be scored as failed tests.
+``OverwriteCellsNamingTheCell`` records a cell it cannot restore the same way. The batch
+(``course.grading.batch.student``) reads these to decide on a second grading and to count
+restarts; it never parses nbgrader's log for them.
 
 Trust: every field is set by the grader's own process, from nbclient's events and the course's
 own exceptions: nothing is read from the notebook or from what the student's kernel sent. A
