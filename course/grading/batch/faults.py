@@ -15,6 +15,7 @@ from course.grading.outcome import Fault
 from course.grading.submissions import open_below
 
 PROBE_BYTES = 64 * 1024  # written and removed to see whether a folder's disk takes more
+LOW_BYTES = 16 * 1024 ** 2  # less free than this, after a grading failed, is a full disk
 CAUSE_CHARACTERS = 160
 
 
@@ -30,9 +31,17 @@ def is_disk_full(error: BaseException) -> bool:
 
 
 def full_disk(*folders: Path) -> Path | None:
-    """The first of ``folders`` whose disk takes no more (a probe file written, synced and
-    removed), or None."""
+    """The first of ``folders`` whose disk takes no more, or None: less than ``LOW_BYTES``
+    free (nbgrader removes what it had written for a student whose grading failed, so the
+    disk that refused a write has a little room again when it is looked at), or a probe
+    file that cannot be written and synced (a quota)."""
     for folder in folders:
+        try:
+            space = os.statvfs(folder)
+        except OSError:
+            continue  # not ours to judge here (a missing folder)
+        if space.f_bavail * space.f_frsize < LOW_BYTES:
+            return Path(folder)
         probe = Path(folder) / f".disk-probe-{os.getpid()}"
         try:
             fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
