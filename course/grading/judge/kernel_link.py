@@ -27,7 +27,6 @@ SERVE = ("__import__('sys').modules['_course_judge'] = __import__('types').Modul
          "'_course_judge'); exec(compile({source!r}, '<course judge>', 'exec'), "
          "__import__('sys').modules['_course_judge'].__dict__); "
          "__import__('sys').modules['_course_judge'].serve({path!r}, globals())")
-DYING_SECONDS = 2.0  # how long a kernel that closed its connection mid-call has to be seen dead
 
 
 def answer_of(text: str) -> dict:
@@ -41,10 +40,6 @@ def answer_of(text: str) -> dict:
 
 class KernelGone(RuntimeError):
     """The kernel did not answer a call in time, even after an interrupt."""
-
-
-class KernelClosed(KernelGone):
-    """The kernel's end of the connection closed mid-call: most often the kernel died."""
 
 
 class NeverConnected(KernelGone):
@@ -111,8 +106,8 @@ class Link:
                 self._start()
             in_kernel._frame(self._conn, json.dumps(payload))
             return self._answer(timeout or self.timeout, cancelled)
-        except BaseException as error:  # a time limit (CallTimeout), a dead kernel, a closed socket
-            self._stop(closed=isinstance(error, KernelClosed))
+        except BaseException:  # a time limit (CallTimeout), a dead kernel, a closed socket
+            self._stop()
             raise
 
     def replay(self, sources: list[str], timeout: float) -> None:
@@ -201,7 +196,7 @@ class Link:
                         raise KernelGone("the kernel died") from None
                     continue
                 if not more:
-                    raise KernelClosed("the kernel stopped answering")
+                    raise KernelGone("the kernel stopped answering")
                 data += more
             return data
 
@@ -236,17 +231,13 @@ class Link:
             if msg.get("parent_header", {}).get("msg_id") == msg_id:
                 return msg
 
-    def _stop(self, grace: float = 5.0, closed: bool = False) -> None:
+    def _stop(self, grace: float = 5.0) -> None:
         """Interrupt the running call and end the session; a kernel that ignores the
-        interrupt is restarted. A kernel found dead here is counted (``deaths``); one that
-        ``closed`` its connection is given a moment to be seen dead (its sockets close
-        before its parent can reap it)."""
+        interrupt is restarted. A kernel found dead here is counted (``deaths``): dead when
+        the call failed, or when its serving cell gave no reply within ``grace`` (a kernel's
+        sockets close before its parent can reap it, so one that has just died may still
+        look alive at first)."""
         alive = self._alive()
-        deadline = time.monotonic() + (DYING_SECONDS if closed else 0)
-        while alive and time.monotonic() < deadline:
-            time.sleep(0.05)
-            alive = self._alive()
-        self.deaths += not alive
         if self._serving is not None and alive:
             self._interrupt()
         if self._conn is not None:
@@ -256,5 +247,7 @@ class Link:
             try:
                 self._reply(self._serving, grace)
             except KernelGone:
+                alive = alive and self._alive()
                 self._restart()
             self._serving = None
+        self.deaths += not alive

@@ -64,6 +64,10 @@ class JudgeFailed(RuntimeError):
     """The judge's process ended, hung or broke the protocol: the cell could not be judged."""
 
 
+class JudgeEnded(JudgeFailed):
+    """The judge's process closed its channel: it ended (killed, crashed, or its template gone)."""
+
+
 class JudgeSlow(JudgeFailed):
     """The judge sent nothing within the time a call may take: a test still at work, as a cell
     past its time bound is (the judge is alive), not a failure of the grader's."""
@@ -113,7 +117,7 @@ def _read(fd: int, size: int, deadline: float | None) -> bytes:
                     raise JudgeSlow("the test cell did not finish in time")
             more = os.read(fd, min(size - len(data), 1 << 20))
             if not more:
-                raise JudgeFailed("the judge's process ended")
+                raise JudgeEnded("the judge's process ended")
             data += more
     return bytes(data)
 
@@ -185,14 +189,13 @@ class JudgeSandbox:
 
     def _machinery(self, failure: BaseException, name: str) -> str:
         """What of the grader's failed at the test ``name``, in a TA's words, from what this
-        process sees: the template gone, the judge's process ended, a broken pipe."""
+        process sees: the template gone, the judge's channel closed (a broken pipe, or the end
+        of its output), a frame that breaks the protocol."""
         if WORKER.gone(GONE_WAIT):
             return f"the worker's warm template died while judging {name}"
         if self.process is None:
             return f"no test judge could start for {name} ({failure})"
-        ended = self.process.poll() is not None or isinstance(failure, BrokenPipeError) or (
-            str(failure) == "the judge's process ended")
-        if ended:
+        if isinstance(failure, (JudgeEnded, BrokenPipeError)):
             return f"the test judge's process died while judging {name}"
         return f"the test judge failed while judging {name} ({failure})"
 
