@@ -19,12 +19,13 @@ import psutil
 import pytest
 
 from course.grading.batch import attempts, faults, pool as batch
+from course.grading.dev import scratch_postgres
 from course.grading.judge.sandbox import OUTSIDE_BASE as JUDGE_UIDS
 from course.grading.outcome import Fault, Status
 from course.grading.sandbox import kernel as sandbox_kernel
 from harness import scratch_course, score_in_process, submission
 from hostile import A1, FULL, NAME, appended
-from tools import bwrap_found, require
+from tools import bwrap_found, require, under_ci
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(os.geteuid() != 0, reason="kills a root grader's sandboxes")]
@@ -337,3 +338,54 @@ def test_a_stopped_postgresql_server_is_named_without_its_password(tmp_path):
     assert "s3cret" not in reason and "grader@" in reason and "start it" in reason, reason
     assert faults.gradebook_unreachable(f"sqlite:///{tmp_path / 'none.db'}").endswith("is not there")
     assert not (tmp_path / "none.db").exists(), "probing an SQLite gradebook created it"
+
+
+def _pg_ctl(url: str, *args: str) -> None:
+    """``pg_ctl`` on the scratch server behind ``url`` (its folder is the socket's)."""
+    folder = url.rsplit("host=", 1)[1]
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    subprocess.run([*prefix, str(scratch_postgres.server_bin() / "pg_ctl"), "-D",
+                    f"{folder}/data", "-l", f"{folder}/server.log", "-w", *args],
+                   check=True, capture_output=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def stopped_postgres():
+    """One student graded on a PostgreSQL gradebook, then the server stopped while the next
+    one's tests are judged (started again afterwards, so that it can be removed)."""
+    require("bwrap", bwrap_found(), "grading is sandboxed")
+    if scratch_postgres.server_bin() is None:
+        (pytest.fail if under_ci() else pytest.skip)(scratch_postgres.HOW_TO_GET_ONE)
+    with scratch_postgres.scratch_server() as url, pytest.MonkeyPatch.context() as env:
+        env.setenv("COURSE_GRADEBOOK_URL", url)
+        root = scratch_course([A1])
+        for student, nb in {"a-first": submission(A1), "b-stopped": _slow()}.items():
+            (root / "submitted" / student / A1).mkdir(parents=True)
+            (root / "submitted" / student / A1 / NAME).write_text(json.dumps(nb))
+        first = batch.grade(A1, root, jobs=1, students=["a-first"], progress=lambda *a, **k: None)
+
+        def stop():
+            _pg_ctl(url, "-m", "immediate", "stop")
+            return "stopped"
+        watcher = Watcher(root, {"b-stopped": (stop, 1)})
+        try:
+            with watcher:
+                outcomes = batch.grade(A1, root, jobs=1, students=["b-stopped"], budget=300,
+                                       progress=lambda *a, **k: None)
+        finally:
+            if watcher.done:
+                folder = url.rsplit("host=", 1)[1]
+                _pg_ctl(url, "start", "-o", f"-k {folder} -c listen_addresses='' -c fsync=off")
+        yield dict(url=url, first=first[0], outcome=outcomes[0], done=watcher.done)
+
+
+def test_a_stopped_postgresql_server_is_named_once_and_blamed_on_no_one(stopped_postgres):
+    assert stopped_postgres["first"].score == FULL, stopped_postgres["first"]
+    assert stopped_postgres["done"] == [("b-stopped", 0, "stopped")], "the server never stopped"
+    outcome = stopped_postgres["outcome"]
+    assert (outcome.status, outcome.score, outcome.fault) == (Status.NOT_GRADED, None,
+                                                              Fault.GRADEBOOK), outcome
+    shown = faults.shown_url(stopped_postgres["url"])
+    assert outcome.reason.startswith(f"the gradebook at {shown} cannot be reached ("), outcome
+    assert outcome.reason.endswith("): start it and grade again"), outcome
+    assert "db upgrade" not in outcome.reason and "BACK UP" not in outcome.reason, outcome

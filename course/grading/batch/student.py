@@ -103,10 +103,10 @@ def grade_one(api, root: Path, assignment: str, student: str,
                 if found:  # the feedback page could not be written: its disk, or the gradebook
                     return Outcome(student, assignment, Status.NOT_GRADED, None, None, found[1],
                                    fault=found[0]), ""
-    except Exception as error:  # a write the disk refused, anywhere in this student's grading
-        if not faults.is_disk_full(error):
-            raise
+    except Exception as error:  # a write the disk refused, a gradebook gone, anywhere in it
         found = faults.grader_fault(root, api.coursedir.db_url, error)
+        if found is None:
+            raise
         return Outcome(student, assignment, Status.NOT_GRADED, None, None, found[1],
                        fault=found[0]), ""
     return outcome, problem
