@@ -603,6 +603,11 @@ def test_a_judge_that_breaks_the_protocol_costs_only_that_cell(frames, match):
         "JudgeError", outputs[0]["evalue"])] and match in outputs[0]["evalue"], outputs
     assert box.process is None and process.stdin.closed, "the broken judge is ended"
     assert link.ended == 1 and link.asked == []  # no half-answered call reaches the next cell
+    # the grader's own fault, never the student's: the batch grades again (issue 41)
+    said = outputs[0]["evalue"].removeprefix("the test cell could not be judged: ")
+    assert box.fault == ("the test judge's process died while judging test_double"
+                         if match == "the judge's process ended"
+                         else f"the test judge failed while judging test_double ({said})"), box.fault
 
 
 def test_a_judge_that_says_nothing_costs_the_cell_at_its_time_limit():
@@ -614,6 +619,7 @@ def test_a_judge_that_says_nothing_costs_the_cell_at_its_time_limit():
     outputs, box, link, _ = _judged(play, timeout=0.3)
     assert outputs[0]["ename"] == "JudgeError" and "did not finish in time" in outputs[0]["evalue"]
     assert time.monotonic() - started < 1.5 and box.process is None
+    assert box.fault == "", "a judge still at work is the test's time, not a fault"
 
 
 def test_the_judge_gets_none_of_the_graders_environment(monkeypatch):

@@ -9,10 +9,13 @@ at the hidden tests) are in ``test_hidden_stays_hidden.py``.
 """
 import json
 import os
+import signal
 import socket
+import threading
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 from jupyter_client.manager import start_new_kernel
 
@@ -318,3 +321,51 @@ def test_a_cell_past_its_own_bound_fails_alone_and_the_next_one_runs(judge):
     assert outputs == [error_output("TimeoutError", over_time(2.0))]
     assert time.monotonic() - started < 8
     assert box.run("assert slow(1) == 1\n", "test_next") == []
+
+
+def _kill_judge_in(seconds: float) -> threading.Timer:
+    """Kill the judge's process (the one running as a judge's host uid, started by this
+    test) ``seconds`` from now, as a dying machine would."""
+    def kill():
+        for process in psutil.Process().children(recursive=True):
+            try:
+                if process.uids().real >= judge_sandbox.OUTSIDE_BASE:
+                    process.kill()
+            except psutil.Error:
+                pass
+    timer = threading.Timer(seconds, kill)
+    timer.start()
+    return timer
+
+
+def test_the_grader_tells_its_own_faults_from_the_students(judge, kernel):
+    """Issue 41: what the student's function did fails a test and is no fault; a judge whose
+    process ends, or a kernel that dies, while a test is judged is recorded by the grader's
+    own process (the cell's output alone would read as a failed test)."""
+    box, kc = judge
+    km = kernel[0]
+    _student(kc, "def fail(x):\n    raise ValueError('no')\n"
+                 "def slow(x):\n    import time\n    time.sleep(3)\n    return x\n")
+    assert box.run("fail(1)\n", "test_raises")[-1]["ename"] == "ValueError"
+    box.cell_seconds = 1.0
+    assert box.run("slow(1)\n", "test_over")[-1]["ename"] == "TimeoutError"
+    box.cell_seconds = 60.0
+    assert (box.fault, box.kernel_died_in) == ("", ""), "the student's doing is no fault"
+
+    killer = _kill_judge_in(1.5)  # while the kernel sleeps in the call
+    died = box.run("assert slow(1) == 1\n", "test_judge_killed")
+    killer.join()
+    assert died[-1]["ename"] == "JudgeError", died
+    assert box.fault == "the test judge's process died while judging test_judge_killed"
+    assert box.kernel_died_in == ""
+
+    box.fault = ""
+    killer = threading.Timer(1.5, os.kill, (km.provisioner.pid, signal.SIGKILL))
+    killer.start()
+    gone = box.run("assert slow(1) == 1\n", "test_kernel_killed")
+    killer.join()
+    assert "KernelGone" in json.dumps(gone), gone
+    assert (box.kernel_died_in, box.fault) == ("test_kernel_killed", "")
+    kc.wait_for_ready(timeout=60)  # the link restarted it: the module's client waits for it
+    _student(kc, "def double(x):\n    return x * 2\n")
+    assert box.run("assert double(2) == 4\n", "test_after") == []

@@ -1,20 +1,22 @@
 """One student graded in a grading worker: intake, nbgrader's autograde (retried once when a
-kernel died, the gradebook was busy or a cell hit its timeout), the second opinion and the
-feedback page, with the worker's warm template for its kernels. ``_worker`` is a local
-worker's whole loop (``workers`` starts it); ``grade_one`` is what a cluster's worker runs too.
+kernel died, the gradebook was busy, a cell hit its timeout, the grader's own machinery failed
+or the submission changed meanwhile), the second opinion and the feedback page (a full disk or
+an unreachable gradebook met anywhere leaves the student not graded, with that fault), with
+the worker's warm template for its kernels. ``_worker`` is a local worker's whole loop
+(``workers`` starts it); ``grade_one`` is what a cluster's worker runs too.
 """
 import fcntl
 import os
 import time
 from pathlib import Path
 
-from course.grading.batch import attempts, nbgrader_log, resume
+from course.grading.batch import attempts, faults, nbgrader_log, resume
 from course.grading.intake.handed_in import course_id, db_url, unreadable, unsafe_id
 from course.grading.course_dir import course_settings, nbgrader_api, tool_env
 from course.grading.logs import output_to, run_log, student_log
 from course.grading.nbgrader_hooks import runs
 from course.grading.nbgrader_hooks.notebook_io import unchecked_io
-from course.grading.outcome import Outcome, Status, settled
+from course.grading.outcome import BATCH_WIDE, Fault, Outcome, Status, settled
 from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, WORKER
 from course.grading.gradebook.engines import share_engines
 from course.grading.gradebook.opening import connections_kept, open_cheaply
@@ -95,10 +97,21 @@ def grade_one(api, root: Path, assignment: str, student: str,
     open_cheaply()
     unchecked_io()
     _use_template(root)
-    with output_to(run_log(root, assignment)), connections_kept():
-        outcome = _grade(api, root, assignment, student)
-        if feedback and outcome.status != Status.NOT_GRADED:
-            problem = write_feedback(api, root, assignment, student)
+    try:
+        with output_to(run_log(root, assignment)), connections_kept():
+            outcome = _grade(api, root, assignment, student)
+            if feedback and outcome.status != Status.NOT_GRADED:
+                problem = write_feedback(api, root, assignment, student)
+                found = problem and faults.grader_fault(root, api.coursedir.db_url)
+                if found:  # the feedback page could not be written: its disk, or the gradebook
+                    return Outcome(student, assignment, Status.NOT_GRADED, None, None, found[1],
+                                   fault=found[0]), ""
+    except Exception as error:  # a write the disk refused, a gradebook gone, anywhere in it
+        found = faults.grader_fault(root, api.coursedir.db_url, error)
+        if found is None:
+            raise
+        return Outcome(student, assignment, Status.NOT_GRADED, None, None, found[1],
+                       fault=found[0]), ""
     return outcome, problem
 
 
@@ -179,18 +192,26 @@ def _held_for_review(outcome: Outcome, findings) -> Outcome:
 
 
 def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
-    """Autograde one student, a second time when a kernel died, the gradebook was busy, or (the
-    first time) a cell hit its timeout. What happened comes from the Execute step's records
-    (``runs``); only nbgrader's own failures are read from its log (``nbgrader_log``)."""
+    """Autograde one student, a second time when a kernel died, the gradebook was busy, the
+    grader's own machinery failed while tests were judged, the submission changed meanwhile,
+    or (the first time) a cell hit its timeout. What happened comes from the Execute step's
+    records (``runs``) and the worker's own looks (``faults``); only nbgrader's own failures
+    are read from its log (``nbgrader_log``). A fault of the grader's that persists leaves the
+    student not graded, never scored: a failed test is only ever the student's code."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    reason = ""
+    reason, fault, troubled = "", None, 0
     student_record = student_log(root, assignment, student)
+    submitted = root / "submitted" / student / assignment
     for attempt in range(2):
+        if attempt:
+            _use_template(root)  # a template that died is replaced for the second grading
         started = time.time()
+        before = faults.fingerprint(submitted)
         with runs.recorded() as notebooks:
             result = api.autograde(assignment, student, force=True, create=True)
         seen = runs.summary(notebooks)
+        changed = faults.fingerprint(submitted) != before
         log = f"{result.get('log', '')}\n{result.get('error', '')}"
         with student_record.open("a") as handle:
             handle.write(f"=== nbgrader autograde, attempt {attempt + 1} ===\n{log}\n")
@@ -199,22 +220,67 @@ def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
         timed_out = ran and seen.timed_out
         failed = "" if ran else (seen.stopped or nbgrader_log.reason(result.get("log", ""),
                                                                      result.get("error", "")))
+        busy = nbgrader_log.gradebook_busy(result.get("error", ""))
+        fault, trouble = _grader_trouble(root, api, seen, changed, probe=not (ran or busy))
         attempts.record(root, assignment, student, attempt, started,
-                        ("autograded" if ran else failed)
-                        + (", a cell hit its timeout" if timed_out else ""), seen.restarts,
-                        seen.timeouts if ran else 0)
+                        trouble or (("autograded" if ran else failed)
+                                    + (", a cell hit its timeout" if timed_out else "")),
+                        seen.restarts, seen.timeouts if ran else 0)
+        if fault in BATCH_WIDE:
+            return Outcome(student, assignment, Status.NOT_GRADED, None, None, trouble,
+                           fault=fault)
+        if trouble:
+            reason, troubled = trouble, troubled + 1
+            continue  # graded again: a fault of the grader's, or a new copy, is not a grade
         if ran:
             if attempt == 0 and timed_out:
                 continue  # a rare stall looks like a timeout: a real endless loop times out again
-            with Gradebook(api.coursedir.db_url) as gb:
-                try:
-                    sub = gb.find_submission(assignment, student)
-                    return settled(Outcome(student, assignment, Status.GRADED, None, None), sub)
-                except MissingEntry:
-                    reason = "graded, but no score reached the gradebook"
+            try:
+                with Gradebook(api.coursedir.db_url) as gb:
+                    try:
+                        sub = gb.find_submission(assignment, student)
+                        return settled(Outcome(student, assignment, Status.GRADED, None, None), sub)
+                    except MissingEntry:
+                        reason = "graded, but no score reached the gradebook"
+            except Exception as error:  # the gradebook went away, or its disk filled, since
+                found = faults.grader_fault(root, api.coursedir.db_url, error)
+                if found is None:
+                    raise
+                return Outcome(student, assignment, Status.NOT_GRADED, None, None, found[1],
+                               fault=found[0])
         else:
             reason = failed
-        if not (seen.kernel_died or nbgrader_log.gradebook_busy(result.get("error", ""))):
+        if not (seen.kernel_died or busy):
             break
         reason = f"{reason} (after a retry)" if attempt else reason
-    return Outcome(student, assignment, Status.NOT_GRADED, None, None, reason)
+    if troubled == 2:
+        reason = _twice(reason)
+    return Outcome(student, assignment, Status.NOT_GRADED, None, None, reason, fault=fault)
+
+
+def _grader_trouble(root: Path, api, seen: runs.Summary, changed: bool,
+                    probe: bool) -> tuple[Fault | None, str]:
+    """Why an attempt's grading cannot stand though the student did nothing wrong, and the
+    fault it is (None with a reason: the kernel died while a test called the student's code,
+    which the grader cannot tell from the student's own doing); (None, "") when it stands.
+    With ``probe`` (nbgrader failed, and not on a busy gradebook) the disk and the gradebook
+    are looked at first: full, or unreachable, is the cause."""
+    if probe:
+        found = faults.grader_fault(root, api.coursedir.db_url)
+        if found is not None:
+            return found
+    if changed:
+        return Fault.CHANGED, "the submission changed while it was graded"
+    if seen.fault:
+        return Fault.MACHINERY, f"{seen.fault}: not the student's doing; graded again on the next run"
+    if seen.died_in:
+        return None, (f"the kernel died while {seen.died_in} called the student's code "
+                      "(sys.exit/os._exit or a crash)")
+    return None, ""
+
+
+def _twice(reason: str) -> str:
+    """``reason``, saying that both gradings met it."""
+    if ": not the student's doing" in reason:
+        return reason.replace(": not the student's doing", " (twice): not the student's doing", 1)
+    return f"{reason} (twice)"

@@ -79,6 +79,9 @@ class Link:
         self.client.start_channels(iopub=False, stdin=False, hb=False, control=False)
         self._conn = None       # the kernel's connection while it serves
         self._serving = None    # msg_id of the cell running serve()
+        # kernels found dead when a call failed (the grader's own look at the process, never
+        # what the kernel said): the judge tells a dead kernel from a slow or refusing one
+        self.deaths = 0
 
     def close(self):
         self.end()
@@ -230,8 +233,12 @@ class Link:
 
     def _stop(self, grace: float = 5.0) -> None:
         """Interrupt the running call and end the session; a kernel that ignores the
-        interrupt is restarted."""
-        if self._serving is not None and self._alive():
+        interrupt is restarted. A kernel found dead here is counted (``deaths``): dead when
+        the call failed, or when its serving cell gave no reply within ``grace`` (a kernel's
+        sockets close before its parent can reap it, so one that has just died may still
+        look alive at first)."""
+        alive = self._alive()
+        if self._serving is not None and alive:
             self._interrupt()
         if self._conn is not None:
             self._conn.close()
@@ -240,5 +247,7 @@ class Link:
             try:
                 self._reply(self._serving, grace)
             except KernelGone:
+                alive = alive and self._alive()
                 self._restart()
             self._serving = None
+        self.deaths += not alive

@@ -39,7 +39,7 @@ from course.grading.judge.core import HIDDEN_BEGIN
 
 from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.judge.kernel_link import KernelGone
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET
+from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, WORKER
 
 MEMORY_BYTES = 3 * 1024 ** 3
 FILE_BYTES = 16 * 1024 ** 2
@@ -49,6 +49,7 @@ OUTSIDE_BASE = 2_100_000_000  # + the worker's pid: the judge's host uid under a
 MAX_FRAME = in_kernel.MAX_REPLY + 1024 * 1024
 MAX_PRINTED = 256 * 1024    # characters of a test cell's printed output kept
 MAX_ERROR = 16 * 1024       # characters of its error message kept
+GONE_WAIT = 0.5             # seconds a template killed with its judge or kernel has to be seen gone
 SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What the sandbox runs: isolated mode (-I), so no folder of the submission's is on the path
 # and no PYTHON* variable is read; the channel is set up before anything of a student's is read.
@@ -61,6 +62,15 @@ log = logging.getLogger(__name__)
 
 class JudgeFailed(RuntimeError):
     """The judge's process ended, hung or broke the protocol: the cell could not be judged."""
+
+
+class JudgeEnded(JudgeFailed):
+    """The judge's process closed its channel: it ended (killed, crashed, or its template gone)."""
+
+
+class JudgeSlow(JudgeFailed):
+    """The judge sent nothing within the time a call may take: a test still at work, as a cell
+    past its time bound is (the judge is alive), not a failure of the grader's."""
 
 
 class OverTime(Exception):
@@ -104,10 +114,10 @@ def _read(fd: int, size: int, deadline: float | None) -> bytes:
             if deadline is not None:
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
-                    raise JudgeFailed("the test cell did not finish in time")
+                    raise JudgeSlow("the test cell did not finish in time")
             more = os.read(fd, min(size - len(data), 1 << 20))
             if not more:
-                raise JudgeFailed("the judge's process ended")
+                raise JudgeEnded("the judge's process ended")
             data += more
     return bytes(data)
 
@@ -130,11 +140,18 @@ class JudgeSandbox:
         self.process: subprocess.Popen | None = None
         self._errors = None
         self.after_hidden = False  # whether the kernel has been handed a hidden test's input
+        # What went wrong that was not the student's doing, as the grader itself saw it (a
+        # process ended, a pipe broke; never what the kernel or the judge said): the first
+        # machinery fault in the TA's words, and the first test whose call the kernel died in.
+        self.fault = ""
+        self.kernel_died_in = ""
+        self._cell = ""
 
     def run(self, source: str, name: str) -> list[dict]:
         """The outputs of one test cell: what it printed, then its error if it failed; a cell
         still running ``cell_seconds`` after it started fails, by that alone."""
         deadline = time.monotonic() + self.cell_seconds
+        self._cell = name
         try:
             if self.process is None:
                 self._start()
@@ -155,17 +172,32 @@ class JudgeSandbox:
         except (OverTime, JudgeFailed, OSError) as failure:
             # Whatever the cell handed the kernel before it ended may have been hidden.
             self.after_hidden = self.after_hidden or HIDDEN_BEGIN in source
+            over = isinstance(failure, OverTime) or time.monotonic() >= deadline
+            if not over and not isinstance(failure, JudgeSlow):
+                self.fault = self.fault or self._machinery(failure, name)
             if self.process is not None and time.monotonic() >= deadline:
                 self.process.kill()  # no grace: the worker moves on now
             self.close()
             self.link.end()  # a call it left half answered must not reach the next cell
-            if isinstance(failure, OverTime) or time.monotonic() >= deadline:
+            if over:
                 log.warning("%s at %s took longer than %g s in all", self.folder, name,
                             self.cell_seconds)
                 return [error_output("TimeoutError", over_time(self.cell_seconds))]
             log.warning("the judge of %s failed at %s: %s%s", self.folder, name, failure,
                         self._said())
             return [error_output("JudgeError", f"the test cell could not be judged: {failure}")]
+
+    def _machinery(self, failure: BaseException, name: str) -> str:
+        """What of the grader's failed at the test ``name``, in a TA's words, from what this
+        process sees: the template gone, the judge's channel closed (a broken pipe, or the end
+        of its output), a frame that breaks the protocol."""
+        if WORKER.gone(GONE_WAIT):
+            return f"the worker's warm template died while judging {name}"
+        if self.process is None:
+            return f"no test judge could start for {name} ({failure})"
+        if isinstance(failure, (JudgeEnded, BrokenPipeError)):
+            return f"the test judge's process died while judging {name}"
+        return f"the test judge failed while judging {name} ({failure})"
 
     def _forward(self, message: dict, deadline: float) -> dict:
         """The kernel's answer to the judge's request, as text the grader does not read; the
@@ -175,6 +207,7 @@ class JudgeSandbox:
         left = deadline - time.monotonic()
         if left <= 0:
             raise OverTime()
+        deaths = getattr(self.link, "deaths", 0)
         try:
             return {"answer": self.link.ask_text(message["payload"],
                                                  min(timeout or self.timeout, left),
@@ -182,9 +215,15 @@ class JudgeSandbox:
         except KernelGone as gone:
             if time.monotonic() >= deadline:  # the link has stopped the call already
                 raise OverTime() from None
-            return {"gone": str(gone)}
-        except Exception as error:  # what the kernel sent is not text: the call fails, by name
-            return {"gone": f"{type(error).__name__}: {error}"[:500]}
+            said = str(gone)
+        except Exception as error:  # a closed socket; what the kernel sent is not text
+            said = f"{type(error).__name__}: {error}"[:500]
+        if getattr(self.link, "deaths", 0) > deaths:  # the grader saw the kernel's process gone
+            self.kernel_died_in = self.kernel_died_in or self._cell
+            if WORKER.gone(GONE_WAIT):
+                self.fault = self.fault or (f"the worker's warm template died (and the kernel "
+                                            f"with it) while judging {self._cell}")
+        return {"gone": said}
 
     def _cancelled(self) -> bool:
         """Whether the judge wrote while waiting for an answer: it can only be a cancel."""

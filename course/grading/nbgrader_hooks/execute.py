@@ -1,7 +1,9 @@
 """The Execute step of autograding, hardened for untrusted notebooks and widgets.
 
 What it saw in each notebook (cells that hit their timeout, kernels it restarted, a kernel that
-died or never started) it hands to the batch as a ``runs.NotebookRun``, never as log text.
+died or never started, a judge or template of the grader's that failed while tests were judged,
+a kernel that died while a test called the student's code) it hands to the batch as a
+``runs.NotebookRun``, never as log text.
 """
 import asyncio
 from queue import Empty
@@ -120,6 +122,10 @@ class GradingExecute(Execute):
             outputs = self._judge.run(cell.source, grade_id(cell))
             cell.outputs = [nbformat.from_dict(o) for o in outputs]
             cell.execution_count = None
+            if self._judge.fault:  # the grader's own failure: the batch grades again, never scores it
+                self.notebook_run.failed(self._judge.fault)
+            if self._judge.kernel_died_in:
+                self.notebook_run.died_calling(self._judge.kernel_died_in)
 
     def _restart_between_cells(self) -> None:
         """Kill and restart the kernel (a test cell's call killed it or ignored an interrupt),

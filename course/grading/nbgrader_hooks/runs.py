@@ -3,9 +3,12 @@
 For every notebook it runs, the Execute step (``execute.GradingExecute``) fills in a
 ``NotebookRun``: how many cells hit their timeout, how many kernels it restarted because a cell
 ignored the timeout's interrupt, whether the kernel died, and, when the notebook could not be
-graded, why (one line, as the TA reads it). ``OverwriteCellsNamingTheCell`` records a cell it
-cannot restore the same way. The batch (``course.grading.batch.pool``) reads these to decide on
-a second grading and to count restarts; it never parses nbgrader's log for them.
+graded, why (one line, as the TA reads it), and whether the grader's own machinery (the judge's
+process, the warm template) failed while its tests were judged, or the kernel died while a
+test called the student's code: a fault that must never be scored as failed tests.
+``OverwriteCellsNamingTheCell`` records a cell it cannot restore the same way. The batch
+(``course.grading.batch.student``) reads these to decide on a second grading and to count
+restarts; it never parses nbgrader's log for them.
 
 Trust: every field is set by the grader's own process, from nbclient's events and the course's
 own exceptions: nothing is read from the notebook or from what the student's kernel sent. A
@@ -31,6 +34,17 @@ class NotebookRun:
     restarts: int = 0           # kernels restarted after a cell ignored the timeout's interrupt
     kernel_died: bool = False   # the kernel died (mid-notebook, or before it first answered)
     stopped: str = ""           # why the notebook could not be graded; "" when it ran to its end
+    fault: str = ""             # the grader's machinery failed while its tests were judged (TA's words)
+    died_in: str = ""           # the test during whose call to the student's code the kernel died
+
+    def failed(self, fault: str) -> None:
+        """Something of the grader's (the judge, the template) failed: kept if the first."""
+        self.fault = self.fault or fault
+
+    def died_calling(self, test: str) -> None:
+        """The kernel died while the test ``test`` called the student's code (the first kept)."""
+        self.died_in = self.died_in or test
+        self.kernel_died = True
 
     def stop(self, reason: str, kernel_died: bool = False) -> None:
         """The notebook could not be graded, for ``reason`` (kept as its first line, capped)."""
@@ -69,6 +83,8 @@ class Summary:
     restarts: int       # kernels restarted, in all notebooks
     kernel_died: bool   # some kernel died: worth a second grading
     stopped: str        # why the submission could not be graded ("" if no step said)
+    fault: str = ""     # the grader's own machinery failed while tests were judged ("" if not)
+    died_in: str = ""   # a test during whose call the kernel died ("" if none)
 
     @property
     def timed_out(self) -> bool:
@@ -79,4 +95,6 @@ def summary(runs: list[NotebookRun]) -> Summary:
     return Summary(timeouts=sum(run.timeouts for run in runs),
                    restarts=sum(run.restarts for run in runs),
                    kernel_died=any(run.kernel_died for run in runs),
-                   stopped=next((run.stopped for run in reversed(runs) if run.stopped), ""))
+                   stopped=next((run.stopped for run in reversed(runs) if run.stopped), ""),
+                   fault=next((run.fault for run in runs if run.fault), ""),
+                   died_in=next((run.died_in for run in runs if run.died_in), ""))

@@ -277,6 +277,22 @@ class Template:
                 return None
         return str(socket_path)
 
+    def gone(self, wait: float = 0) -> bool:
+        """Whether this worker's template has died since it was started or adopted (what was
+        forked from it died with it): the grader's fault, never the student's. ``wait``: how
+        long one that is dying (killed with what it forked) has to be seen gone."""
+        import subprocess
+
+        if self._adopted is not None:
+            return _ended(self._adopted, wait)
+        if self.process is None:
+            return False
+        try:
+            self.process.wait(wait)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
     def stop(self) -> None:
         """Kill the template (its kernels die with it) and remove its folder (the grader's
         alone: no kernel reaches it)."""
