@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from course.grading.batch.stopping import INTERRUPTED, Stop
+from course.grading.gradebook.withdraw import remove_graded_copy
 from course.grading.batch.workers import Workers
 from course.grading.intake.handed_in import submitted_students
 from course.grading.course_dir import ROOT
@@ -157,31 +158,12 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
                  "are stopped", flush=True)
         workers.kill_all()  # their students are not graded: nothing half-scored is kept
         for name in running:
-            _forget_half_graded(root, assignment, name)
+            remove_graded_copy(root, assignment=assignment, student=name)  # half-graded
             finish(name, _interrupted(name, assignment))
         workers.stop(wait=False)
         return [outcomes[s] for s in students if s in outcomes]
     workers.stop(wait=own)  # workers handed in are waited for by their owner, later
     return [outcomes[s] for s in students]
-
-
-def _forget_half_graded(root: Path, assignment: str, student: str) -> None:
-    """Remove what nbgrader wrote for a student stopped while graded (``autograded/<s>/<A>``),
-    walked down without following a link; their gradebook row is overruled by the outcome
-    table, which says not graded (the exports follow it)."""
-    import os
-    import shutil
-
-    from course.grading.submissions import open_below
-
-    try:
-        folder = open_below(Path(root) / "autograded", (student,))
-    except OSError:
-        return
-    try:
-        shutil.rmtree(assignment, dir_fd=folder, ignore_errors=True)
-    finally:
-        os.close(folder)
 
 
 def _interrupted(student: str, assignment: str) -> Outcome:

@@ -21,6 +21,7 @@ from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, WORKER
 from course.grading.gradebook.engines import share_engines
 from course.grading.gradebook.opening import connections_kept, open_cheaply
 from course.grading.gradebook.shared import prepare
+from course.grading.gradebook.withdraw import withdraw
 from course.grading.second_opinion.scan import Finding, new_python_files, scan_submission
 
 
@@ -49,6 +50,9 @@ def _worker(tasks, results, root: str, settings: dict | None, feedback: bool,
         results.put(("start", student, os.getpid()))
         graded_from = resume.fingerprint(Path(root), assignment, student)
         outcome, problem = grade_one(api, Path(root), assignment, student, feedback)
+        if outcome.status == Status.NOT_GRADED:  # no earlier score stays live (withdraw)
+            problem = "; ".join(filter(None, [problem, *withdraw(Path(root), db_url(Path(root)),
+                                                                  [outcome])]))
         resume.keep(db_url(Path(root)), outcome, graded_from)  # durable before it is reported
         results.put(("done", student, (outcome, problem)))
 

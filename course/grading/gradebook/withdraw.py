@@ -4,8 +4,11 @@ The latest submission is what counts. When its grading ends not graded (a broken
 or a fault of the grader's), the earlier grade must not stay live beside the new "not graded":
 nbgrader's submission of that assignment leaves the gradebook (formgrader and every export then
 agree), the autograded copy goes (``export`` would rebuild feedback from it), and the feedback
-page becomes the "not graded" page (``feedback.not_graded``). Canvas keeps a grade an import
-leaves empty, so the TA is told which students to clear there.
+page becomes the "not graded" page (``feedback.not_graded``). The worker withdraws as soon as
+it concludes not graded, before it records the outcome (a killed batch leaves no live score
+behind a recorded "not graded"); the command again for the outcomes it decides itself (a
+worker killed, a stop). Canvas keeps a grade an import leaves empty, so the TA is told which
+students to clear there.
 """
 import errno
 import os
@@ -45,13 +48,13 @@ def withdraw(root: Path, db_url: str, outcomes: list[Outcome]) -> list[str]:
         gradebook.close()
         gradebook.engine.dispose()
     for outcome in gone:
-        problem = _remove_graded_copy(root, outcome.student_id, outcome.assignment)
+        problem = remove_graded_copy(root, outcome.student_id, outcome.assignment)
         if problem:
             problems.append(problem)
     return problems
 
 
-def _remove_graded_copy(root: Path, student: str, assignment: str) -> str:
+def remove_graded_copy(root: Path, student: str, assignment: str) -> str:
     """Remove ``autograded/<student>/<assignment>/``, each name opened without following a
     link (a kernel's files are in it); "" or the problem."""
     try:
