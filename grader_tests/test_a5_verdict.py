@@ -201,7 +201,7 @@ MEASUREMENT_MISTAKES = {
         {"recommended": 'RECOMMENDED = {"size_tokens": 300, "size_why": "fits", '
                         '"overlap_percent": 10, "overlap_why": "sections are cut at headings '
                         'already here"}'}, {"test_recommended"}),
-    "knowledge-one-of-three": ({"knowledge": 'KNOWLEDGE = {"Q1": "a", "Q2": "c", "Q3": "b"}'},
+    "knowledge-one-of-three": ({"knowledge": 'KNOWLEDGE = {"Q1": "a", "Q2": "a", "Q3": "b"}'},
                                {"test_knowledge"}),
     "knowledge-as-an-always-equal-object": (
         {"knowledge": 'class A(str):\n    def __eq__(self, other):\n        return True\n'
@@ -323,8 +323,8 @@ def chunk_fixed(text, size, overlap):
         "doc_choice": 'DOC_CHOICE = "httpx"', "run_settings": "RUN_SIZE = 300\nRUN_OVERLAP = 30",
         "worst_chunks": 'WORST_CHUNKS = {"fixed": CHUNKS["fixed"][2], "recursive": '
                         'CHUNKS["recursive"][-1], "structured": CHUNKS["structured"][1]["text"]}'},
-    "knowledge-two-of-three": {"knowledge": 'KNOWLEDGE = {"Q1": "b", "Q2": "c", "Q3": "a"}'},
-    "knowledge-letters-in-capitals": {"knowledge": 'KNOWLEDGE = {"Q1": "B", "Q2": " c", "Q3": "D"}'},
+    "knowledge-two-of-three": {"knowledge": 'KNOWLEDGE = {"Q1": "b", "Q2": "a", "Q3": "a"}'},
+    "knowledge-letters-in-capitals": {"knowledge": 'KNOWLEDGE = {"Q1": "B", "Q2": " a", "Q3": "D"}'},
 }
 
 
