@@ -4,6 +4,8 @@ Each test re-measures a number or a behaviour a notebook states in prose (or a q
 on) and checks that the notebook states the measured value, so the text cannot drift from what
 the student's own code will show.
 """
+import re
+
 import nbformat
 import pytest
 
@@ -149,3 +151,22 @@ def test_a3_demonstration_two_key_the_travel_query_is_complete_at_top1_nowhere(a
                   if c.metadata.get("nbgrader", {}).get("grade_id") == "predict_retrieval")
     assert "predicted_complete_travel = set()" in answer.source
     assert "misses at top-1 everywhere" in _text("03-three-tearings")
+
+
+def test_a2_token_hints_say_what_the_contract_gives():
+    """A hint that says "Test on `"…"` with `size=N`" names ValueError exactly when the
+    contract (rule 7: one character costs more than ``size`` tokens) raises it there; the
+    parrot is three tokens, so at ``size=2`` it raises."""
+    a2 = _reference("02-overlap-math")
+    hints = " ".join(c.source for c in _cells("02-overlap-math")
+                     if c.cell_type == "markdown" and c.source.startswith("**Stuck?**"))
+    claims = [(text, size, said) for text, rest in re.findall(r'`"([^"`]+)"`([^\n]*)', hints)
+              for size, said in re.findall(r"`size=(\d+)`(.*?)(?=`size=|$)", rest)]
+    assert claims, "no hint names a text and a size"
+    for text, size, said in claims:
+        try:
+            a2["chunk_by_tokens"](text, int(size), 0)
+            raises = False
+        except ValueError:
+            raises = True
+        assert raises == ("ValueError" in said), (text, size, said)
