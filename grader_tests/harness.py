@@ -154,8 +154,10 @@ def code_cells(nb, answers: dict[str, str]) -> list[tuple[str, str, bool, bool]]
 
 
 def score_in_process(assignment: str, overrides: dict[str, str] | None = None, *,
-                     blank: bool = False, timeout: float = 60, cell_seconds: float = 5) -> Report:
-    """Run the source notebook with ``overrides`` in its answer cells and score its tests."""
+                     blank: bool = False, timeout: float = 60, cell_seconds: float = 5,
+                     visible_only: bool = False) -> Report:
+    """Run the source notebook with ``overrides`` in its answer cells and score its tests
+    (with ``visible_only``, only what the release shows of them: Validate's view)."""
     warm_imports()
     nb = nbformat.read(source_path(assignment), as_version=4)
     answers = solutions(nb)
@@ -163,7 +165,8 @@ def score_in_process(assignment: str, overrides: dict[str, str] | None = None, *
         answers = {gid: STUB for gid in answers}
     answers.update(overrides or {})
     tests = graded_cells(nb)
-    cells = [(gid, source, test) for gid, source, test, _ in code_cells(nb, answers)]
+    cells = [(gid, visible(source) if test and visible_only else source, test)
+             for gid, source, test, _ in code_cells(nb, answers)]
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue()
     child = ctx.Process(target=_run_cells, args=(cells, queue, cell_seconds))

@@ -15,7 +15,7 @@ FULL = 40.0
 
 
 REAL_WRONG = ["fits-uses-strict-less", "always-equal-object", "no-value-error",
-              "evidence-minus-one", "answerable-parts-anywhere"]
+              "evidence-minus-one", "answerable-parts-anywhere", "whitespace-paragraphs-and-minus-one"]
 REAL_CORRECT = ["recursive-packer", "other-helpers-written-differently"]
 NOISY = {"chunk_sizes": (
     "import sys, warnings\n"

@@ -211,5 +211,5 @@ def test_a3_and_a4_fence_the_same_lines(reference, opener):
 
 def test_a4_contract_states_assignment_3s_fence_rule():
     contract = next(c.source for c in nbformat.read(release_path(A4), as_version=4).cells
-                    if c.source.startswith("## Part 5"))
+                    if c.source.startswith("### The contract (14 points)"))
     assert "**at most three** spaces" in contract and "`~~~`" in contract and "**same** three" in contract

@@ -133,13 +133,8 @@ def test_the_untouched_template_is_not_a_card():
                                               ("size = 180, overlap = 40", False)])
 def test_any_real_chunk_that_tears_an_answer_is_a_fair_exhibit(settings, severs):
     size, overlap = (int(n) for n in re.findall(r"\d+", settings))
-    windows, begin = [], 0
-    while True:  # the contract's windows, written independently of the notebook
-        windows.append(POLICY[begin:begin + size])
-        if begin + size >= len(POLICY):
-            break
-        begin += size - overlap
-    torn = [w for w in windows if any(0 < sum(p in w for p in q.evidence) < len(q.evidence)
+    windows = _contract_windows(size, overlap)
+    torn = [w for w in windows if any(_severed(windows, q.evidence) and any(p in w for p in q.evidence)
                                       for q in LAB_QUERIES)]
     assert bool(torn) is severs
     if torn:
@@ -157,6 +152,51 @@ def test_the_lessons_own_torn_chunk_counts_though_it_holds_no_whole_part():
         "over 500 USD require written manager pre-approval.\nSoftware subscriptions of any "
         "amount must go thro")
     assert score(card=card).total == AUTOGRADED
+
+
+def _contract_windows(size: int, overlap: int) -> list[str]:
+    """The contract's fixed windows over the policy, written independently of the notebook."""
+    windows, begin = [], 0
+    while True:
+        windows.append(POLICY[begin:begin + size])
+        if begin + size >= len(POLICY):
+            return windows
+        begin += size - overlap
+
+
+def _severed(chunks, parts) -> bool:
+    """Assignment 3's ``severed``: every part whole in some chunk, none holds them all."""
+    return (all(any(p in c for c in chunks) for p in parts)
+            and not any(all(p in c for p in parts) for c in chunks))
+
+
+def test_the_exhibit_rule_is_the_glossarys_severed_on_every_setting():
+    """A chunk is a fair exhibit exactly when it holds a part, whole, of an answer its run
+    severs: on every setting from 60 to 300 characters, overlap in steps of 10."""
+    for size in range(60, 301, 10):
+        for overlap in range(0, size, 10):
+            run = _contract_windows(size, overlap)
+            for chunk in run:
+                fair = any(_severed(run, q.evidence) and any(p in chunk for p in q.evidence)
+                           for q in LAB_QUERIES)
+                assert decision_card.tears_an_answer(chunk, run, POLICY, LAB_QUERIES) is fair, \
+                    (size, overlap, chunk)
+
+
+def test_a_lost_answer_is_no_exhibit():
+    """At 150/0 a window cuts "per night in tier-1 cities …" in two: the hotel answer is lost,
+    not severed, so its chunk (which holds the other part whole) earns nothing for item 3."""
+    run = _contract_windows(150, 0)
+    hotel = next(q for q in LAB_QUERIES if q.text == "hotel budget per night")
+    assert not any(hotel.evidence[1] in w for w in run)          # that part is in no chunk
+    chunk = next(w for w in run if hotel.evidence[0] in w)
+    assert not any(_severed(run, q.evidence) for q in LAB_QUERIES)
+    card = (COMPLETE.replace("# Nimbus Analytics — Expense & Travel Policy\n\n## Purchases\n"
+                             "Individual purchases over 500 USD require written manager pre", chunk)
+            .replace("size = 120, overlap = 20", "size = 150, overlap = 0"))
+    report = score(card=card)
+    assert lost(report) == {"test_card_exhibit": 4}
+    assert "lost, not severed" in report.failures["test_card_exhibit"]
 
 
 def test_card_settings_left_out_mean_the_labs_180_40():
@@ -201,7 +241,7 @@ MEASUREMENT_MISTAKES = {
         {"recommended": 'RECOMMENDED = {"size_tokens": 300, "size_why": "fits", '
                         '"overlap_percent": 10, "overlap_why": "sections are cut at headings '
                         'already here"}'}, {"test_recommended"}),
-    "knowledge-one-of-three": ({"knowledge": 'KNOWLEDGE = {"Q1": "a", "Q2": "c", "Q3": "b"}'},
+    "knowledge-one-of-three": ({"knowledge": 'KNOWLEDGE = {"Q1": "a", "Q2": "a", "Q3": "b"}'},
                                {"test_knowledge"}),
     "knowledge-as-an-always-equal-object": (
         {"knowledge": 'class A(str):\n    def __eq__(self, other):\n        return True\n'
@@ -323,8 +363,8 @@ def chunk_fixed(text, size, overlap):
         "doc_choice": 'DOC_CHOICE = "httpx"', "run_settings": "RUN_SIZE = 300\nRUN_OVERLAP = 30",
         "worst_chunks": 'WORST_CHUNKS = {"fixed": CHUNKS["fixed"][2], "recursive": '
                         'CHUNKS["recursive"][-1], "structured": CHUNKS["structured"][1]["text"]}'},
-    "knowledge-two-of-three": {"knowledge": 'KNOWLEDGE = {"Q1": "b", "Q2": "c", "Q3": "a"}'},
-    "knowledge-letters-in-capitals": {"knowledge": 'KNOWLEDGE = {"Q1": "B", "Q2": " c", "Q3": "D"}'},
+    "knowledge-two-of-three": {"knowledge": 'KNOWLEDGE = {"Q1": "b", "Q2": "a", "Q3": "a"}'},
+    "knowledge-letters-in-capitals": {"knowledge": 'KNOWLEDGE = {"Q1": "B", "Q2": " a", "Q3": "D"}'},
 }
 
 

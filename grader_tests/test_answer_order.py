@@ -3,18 +3,23 @@
 Walks every source notebook in order. For each graded multiple-choice or numeric question (a
 solution cell that sets names to literals which a later test cell checks), it collects what a
 student sees before the question: every earlier cell as released (no solution, no hidden test,
-no mark scheme), the flashcard decks as importable text (a module can be imported in any
-cell) and the course analogy (shown at the top of assignment 1). The answer must not show there:
+no mark scheme), the source of every explorer an earlier cell runs (what it prints shows
+before the question too), the flashcard decks of this assignment and the ones before it (a
+later deck reviews this one's answers: spaced repetition) and the course analogy (shown at the
+top of assignment 1). The answer must not show there:
 
 * a multiple-choice answer: no run of six words of the right option's text;
 * a number, string or list: no visible check ``expect(…, value)`` or ``… == value`` on it;
 * a list of numbers: not written out in the prose (e.g. "200, 60 and 150");
 * a set, list, tuple or dict answer, graded or only predicted: not the example its question
   gives (e.g. `{"fixed"}`);
-* every answer: none of the giveaway phrases that review once found before the question
-  (paraphrases a word-match cannot see), so they cannot come back.
+* every answer, and every prediction that has them: none of the giveaway phrases that review
+  once found before the question (paraphrases a word-match cannot see), so they cannot come
+  back.
 """
 import ast
+import importlib
+import inspect
 import re
 from functools import lru_cache
 
@@ -36,17 +41,31 @@ GIVEAWAYS = {
     "apac_alone_enough": ["the model just cannot read it", "three tokens with no meaning"],
     "fixed_top_has_header": ["retrieval may well find that chunk", "where fixed chunks cannot"],
     "groups_at_10": ["number of groups\", len(groups), 4"],
-    "cost_source": ["you embed every sentence", "every sentence is embedded to find the cuts",
-                    "a model call per sentence", "the index needs one vector per chunk"],
-    "worth_it_when": ["structure first; semantic chunking",
-                      "the only strategy here that finds the topics"],
     "threshold_effect": ["never fewer: a gap that cuts"],
     "overlap_evidence": ["it stores text another window already holds",
                          "the overlap itself are not new evidence", "overlap only repeats text",
                          "it holds nothing new", "competes for a slot in the top-k"],
     "overflow_at_500": ["characters into a token", "a token or more per character"],
-    "fix_for_torn_rule": ["keeps all nine rules whole", "so every rule, whole"],
-    "row_without_header_possible": ["nothing smaller keeps a row with its header"],
+    "row_without_header_possible": ["nothing smaller keeps a row with its header",
+                                    "use `max_rows = 1` anyway",
+                                    "if not even one row per group fits"],
+    # issue 44: the explorer's summary, assignment 5's deck and the introduction said these
+    "cost_source": ["sentences to find the cuts", "more sentences per section, a bigger bill",
+                    "you embed every sentence", "every sentence is embedded to find the cuts",
+                    "a model call per sentence", "the index needs one vector per chunk"],
+    "worth_it_when": ["boundaries still feel wrong", "transcripts, support chats",
+                      "structure first; semantic chunking",
+                      "the only strategy here that finds the topics"],
+    "fix_for_torn_rule": ["keeps all nine rules whole", "so every rule, whole",
+                          "what if the sentence end came first"],
+    "why_chunk_time": ["part 5's q2 asks what this demonstration shows", "✗ wrong section",
+                       "which section was it? nothing in it says"],
+}
+
+# Predictions (not graded, but predict-first) that a paragraph before them once answered.
+PREDICTION_GIVEAWAYS = {
+    "predicted_complete_hotel": ["chunkers cut the hotel rule"],
+    "predicted_complete_travel": ["misses at top-1 everywhere"],
 }
 
 def words(text: str) -> list[str]:
@@ -123,9 +142,37 @@ def questions(assignment):
     return found
 
 
-def deck_text() -> str:
-    """What ``import course.lessons.flashcard_decks`` shows without answering anything."""
-    return " ".join(f"{c.front} {'' if c.locked else c.back}" for d in DECKS.values() for c in d)
+def deck_text(assignment: str) -> str:
+    """The decks a student has met by ``assignment``: its own and the earlier ones."""
+    return " ".join(f"{c.front} {c.back}" for key, deck in DECKS.items()
+                    if key <= assignment[:2] for c in deck)
+
+
+EXPLORER = re.compile(r"(explorer|stepper|side_by_side)$")
+
+
+def explorer_sources(cells) -> dict[int, str]:
+    """{cell index: source of the course modules whose explorers that code cell runs}."""
+    imported = {}
+    for cell in cells:
+        for module, name in re.findall(r"from (course\.lessons\.\w+) import \(?([\w\s,]+)\)?",
+                                       cell.source if cell.cell_type == "code" else ""):
+            imported.update({n.strip(): module for n in name.split(",") if n.strip()})
+    found = {}
+    for index, cell in enumerate(cells):
+        if cell.cell_type != "code":
+            continue
+        try:
+            tree = ast.parse(visible(cell.source))
+        except SyntaxError:
+            continue
+        called = {node.func.id for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+        modules = {imported[n] for n in called if EXPLORER.search(n) and n in imported}
+        if modules:
+            found[index] = " ".join(inspect.getsource(importlib.import_module(m))
+                                    for m in sorted(modules))
+    return found
 
 
 def _checks_value(code: str, value) -> bool:
@@ -151,9 +198,11 @@ def _checks_value(code: str, value) -> bool:
     return False
 
 
-def leaks(label, name, value, q, option, cells) -> list[str]:
+def leaks(label, name, value, q, option, cells, assignment="06") -> list[str]:
     before = [(i, visible(c.source), c.cell_type) for i, c in enumerate(cells[:q])]
-    before.append(("the flashcard decks", deck_text(), "markdown"))
+    before += [(f"{i} (its explorer)", text, "markdown")
+               for i, text in explorer_sources(cells).items() if i < q]
+    before.append(("the flashcard decks", deck_text(assignment), "markdown"))
     before.append(("the analogy", " ".join(ANALOGY.values()), "markdown"))  # shown in A1
     found = []
     option_grams = ngrams(option) if option else set()
@@ -163,7 +212,7 @@ def leaks(label, name, value, q, option, cells) -> list[str]:
         shared = option_grams & ngrams(text)
         if shared:
             found.append(f"cell {where} repeats the right option: {' '.join(sorted(shared)[0])!r}")
-        for phrase in GIVEAWAYS.get(name, []):
+        for phrase in GIVEAWAYS.get(name, []) + PREDICTION_GIVEAWAYS.get(name, []):
             if phrase in lower:
                 found.append(f"cell {where} holds the giveaway {phrase!r}")
         if numeric and kind == "code" and not (isinstance(value, str) and len(value) == 1) \
@@ -194,8 +243,27 @@ def test_the_walk_finds_the_graded_questions():
 @pytest.mark.parametrize("assignment,case", CASES, ids=[f"{a[:2]}-{c[0]}" for a, c in CASES])
 def test_no_answer_shows_before_its_question(assignment, case):
     label, name, value, q, option, cells = case
-    found = leaks(*case)
+    found = leaks(*case, assignment=assignment)
     assert not found, f"{assignment} {label} (asked in cell {q}): " + "; ".join(found)
+
+
+def predictions(assignment):
+    """[(name, value, question cell index, cells)] of the predictions with giveaway phrases."""
+    found = []
+    for path in notebooks(ROOT, assignment, "source"):
+        cells = tuple(nbformat.read(path, as_version=4).cells)
+        for index, cell, q in answers_and_questions(cells):
+            for name, value in _solution_values(cell.source).items():
+                if name in PREDICTION_GIVEAWAYS:
+                    found.append((name, name, value, q, None, cells))
+    return found
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_no_prediction_is_given_away_before_it(assignment):
+    found = [f"{case[0]}: {problem}" for case in predictions(assignment)
+             for problem in leaks(*case, assignment=assignment)]
+    assert not found, f"{assignment}: " + "; ".join(found)
 
 
 def test_the_walk_would_catch_a_leak():

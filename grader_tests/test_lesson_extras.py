@@ -10,7 +10,7 @@ from course.lessons.analogy import PLAIN, TECHNICAL, analogy
 from pathlib import Path
 
 from course.lessons import flashcard_decks
-from course.lessons.flashcard_decks import DECKS, back_of
+from course.lessons.flashcard_decks import DECKS
 from course.lessons.flashcards import Session, flashcards
 
 ASSIGNMENTS = assignments()
@@ -127,14 +127,14 @@ def test_every_deck_is_small_and_well_formed(deck):
     cards = DECKS[deck]
     assert 5 <= len(cards) <= 8, f"deck {deck} has {len(cards)} cards"
     for card in cards:
-        front, back = card.front, back_of(card)
+        front, back = card.front, card.back
         assert type(front) is str and type(back) is str and front.strip() and back.strip()
-        assert all(type(name) is str and name.isidentifier() for name in card.after)
+        assert all(type(name) is str and name.isidentifier() for name in card.reviews)
     assert len({card.front for card in cards}) == len(cards), "duplicate fronts"
 
 
 def test_decks_cover_the_key_facts():
-    text = " ".join(f"{c.front} {back_of(c)}" for cards in DECKS.values() for c in cards).lower()
+    text = " ".join(f"{c.front} {c.back}" for cards in DECKS.values() for c in cards).lower()
     for fact in ("1 + ⌈max(0, n − c) / (c − o)⌉", "is overlap new evidence", "tokens",
                  "header", "chunk time", "re-embed", "blur", "show me your chunks", "version",
                  "5× to 20×", "severed", "lost"):
@@ -154,47 +154,22 @@ def _graded_answer_names(assignment):
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_locked_cards_wait_for_this_notebooks_answer_variables(assignment):
-    names = _graded_answer_names(assignment)
+def test_a_card_reviews_only_answers_of_earlier_assignments(assignment):
+    """Spaced repetition: a card that goes over a graded answer sits in a later deck than the
+    question, so its plain back answers nothing still to be graded."""
+    mine = _graded_answer_names(assignment)
+    earlier = set().union(*(_graded_answer_names(a) for a in ASSIGNMENTS if a < assignment))
     for card in DECKS[assignment[:2]]:
-        for name in card.after:
-            assert name in names, f"card {card.front!r} waits for {name!r}, not an answer of {assignment}"
+        for name in card.reviews:
+            assert name not in mine and name in earlier, \
+                f"card {card.front!r} reviews {name!r}, not an answer of an assignment before {assignment}"
 
 
-def test_deck_module_shows_no_locked_back_in_plain_sight():
-    """A student can import or print the decks: a locked back is not there as text."""
+def test_the_deck_module_holds_no_sealed_text():
+    """What a student can import is all there is: no encoded back to decode."""
     source = Path(flashcard_decks.__file__).read_text(encoding="utf-8")
-    shown = repr(DECKS)
-    locked = [c for cards in DECKS.values() for c in cards if c.locked]
-    assert len(locked) >= 10
-    for card in locked:
-        plain = back_of(card)
-        for text in (source, shown):
-            assert plain not in text and plain[:40] not in text, card.front
-
-
-def test_a_locked_card_opens_once_its_answers_are_committed():
-    deck = DECKS["02"]
-    index = next(i for i, c in enumerate(deck) if c.after == ("overlap_evidence",))
-    for answers in (None, {}, {"overlap_evidence": None}, {"overlap_evidence": "  "}):
-        box = flashcards("02", answers=answers, fresh=True)
-        assert "🔒" in box.session.cards[index][1] and "overlap_evidence" in box.session.cards[index][1]
-        assert back_of(deck[index]) not in box.session.cards[index][1]
-    box = flashcards("02", answers={"overlap_evidence": None}, fresh=True)
-    box.flip.click()
-    box.knew.click()
-    again = flashcards("02", answers={"overlap_evidence": "B"})  # same session, now answered
-    assert again.session is box.session and "knew it: 1" in again.tally.value
-    assert again.session.cards[index][1] == back_of(deck[index])
-
-
-def test_a_dict_answer_opens_only_when_every_value_is_committed():
-    card = next(c for c in DECKS["05"] if c.after == ("KNOWLEDGE",))
-    index = DECKS["05"].index(card)
-    half = {"KNOWLEDGE": {"Q1": "a", "Q2": None, "Q3": "b"}}
-    assert "🔒" in flashcards("05", answers=half, fresh=True).session.cards[index][1]
-    full = {"KNOWLEDGE": {"Q1": "a", "Q2": "c", "Q3": "b"}}
-    assert flashcards("05", answers=full, fresh=True).session.cards[index][1] == back_of(card)
+    for word in ("base64", "b64decode", "seal"):
+        assert word not in source, word
 
 
 def test_every_assignment_has_a_deck():

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 
 from ._kit import failed_case as failed
 from ._kit.grading_mode import grading
+from ._kit.tracebacks import shorten
 
 _MAX_REPR = 240
 _withhold = None  # the grader's judge: true once received values may carry a hidden input
@@ -111,6 +112,7 @@ def expect(case: str, received, expected, *, rule: str = "", reveal: bool = True
     details.append(failed.received(_received(received)))
     if reveal and not _withheld():
         details += failed.where_they_differ(repr(expected), repr(received))
+    shorten()
     raise AssertionError(failed.message(case, *details, rule=rule))
 
 
@@ -119,6 +121,7 @@ def expect_true(case: str, condition: bool, *, rule: str = "", received=None) ->
     if condition is True:
         return
     details = [failed.received(_received(received))] if received is not None else []
+    shorten()
     raise AssertionError(failed.message(case, *details, rule=rule))
 
 
@@ -140,8 +143,10 @@ def expect_raises(case: str, error: type, function, *args, seconds: float = 2.0)
     except CallTimeout:
         raise
     except Exception as other:  # a different error is a failure of this case, named
+        shorten()
         raise AssertionError(failed.message(
-            case, failed.expected_error(error.__name__, type(other).__name__, str(other)))) from None
+            case, failed.expected_error(error.__name__, type(other).__name__, str(other)))) from other
+    shorten()
     raise AssertionError(failed.message(
         case, failed.returned_instead(error.__name__, _received(result))))
 
@@ -153,9 +158,10 @@ def call(case: str, function, *args, seconds: float = 2.0):
             return function(*args)
     except CallTimeout:
         raise
-    except Exception as error:
+    except Exception as error:  # chained: the traceback shows the student's line first
+        shorten()
         raise AssertionError(failed.message(
-            case, failed.raised(type(error).__name__, str(error)))) from None
+            case, failed.raised(type(error).__name__, str(error)))) from error
 
 
 class CallTimeout(AssertionError):
@@ -170,6 +176,7 @@ def time_limit(seconds: float, case: str):
         return
 
     def _alarm(signum, frame):
+        shorten()
         raise CallTimeout(failed.message(case, failed.unfinished(seconds)))
 
     previous = signal.signal(signal.SIGALRM, _alarm)

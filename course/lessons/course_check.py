@@ -15,6 +15,8 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from traitlets.config import Config
 
+from course.lessons._kit import failed_case
+
 CELL_TIMEOUT = 120  # seconds; a cell stuck longer is reported as failing
 
 
@@ -25,11 +27,16 @@ def is_test(cell) -> bool:
 
 
 def failure(cell) -> str | None:
-    """The error a cell ended with, in one line, or None if it ran cleanly."""
+    """The error a cell ended with, in one line, or None if it ran cleanly: a failed check's
+    case, said as the feedback page says it (a stub's case is "not written yet")."""
     for out in cell.get("outputs", []):
         if out.output_type == "error":
+            found = failed_case.parse(out.evalue or "")
+            if found is not None:
+                return failed_case.as_read(found.case, found.problem)
             first = (out.evalue or "").strip().splitlines()
-            return f"{out.ename}: {first[0]}" if first else out.ename
+            said = f"{out.ename}: {first[0]}" if first else out.ename
+            return failed_case.as_read(said, "")
     return None
 
 

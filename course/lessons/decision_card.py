@@ -240,18 +240,18 @@ def rule_problems(card: Card) -> list[str]:
     return problems
 
 
-def _torn_at_edge(chunk: str, part: str) -> bool:
-    return any(chunk.endswith(part[:k]) or chunk.startswith(part[-k:]) for k in range(6, len(part)))
-
-
 def tears_an_answer(chunk: str, run: list[str], document: str, queries) -> bool:
-    """True if ``chunk`` holds (or cuts at its edge) part of some query's evidence while no
-    chunk of ``run`` holds all of it: the answer is severed."""
+    """True if ``chunk`` holds a part of some query's evidence whole while ``run`` severs that
+    answer: every part whole in some chunk, no chunk with all of them (the glossary's
+    *severed*, assignment 3's ``severed``). A part cut in two occurs in no chunk: that answer
+    is *lost*, not severed."""
     for query in queries:
         parts = query.evidence
-        if not all(p in document for p in parts) or any(all(p in w for p in parts) for w in run):
-            continue  # whole in some chunk of the run (this one or another): not severed
-        if any(p in chunk for p in parts) or any(_torn_at_edge(chunk, p) for p in parts):
+        if not all(p in document for p in parts):
+            continue
+        everywhere = all(any(p in w for w in run) for p in parts)
+        together = any(all(p in w for p in parts) for w in run)
+        if everywhere and not together and any(p in chunk for p in parts):
             return True
     return False
 
@@ -275,8 +275,9 @@ def exhibit_problems(card: Card, chunk_fixed, document: str, queries) -> list[st
                 f"{size}, overlap = {overlap} (paste it verbatim: same characters, same line "
                 "breaks, no whitespace collapsed)"]
     if not tears_an_answer(found[0], run, document, queries):
-        return ["exhibit: a real chunk, but it severs no answer: for each lab answer it holds none "
-                "of the evidence, or that answer is whole in some chunk of the same run"]
+        return ["exhibit: a real chunk, but it severs no answer: for each lab answer it holds no "
+                "part of the evidence whole, or that answer is whole in some chunk of the same "
+                "run, or a part of it is whole in no chunk (lost, not severed)"]
     return []
 
 

@@ -6,9 +6,8 @@ knew leaves the queue for this round; a card you didn't know goes back into the 
 ``again_after`` cards later, so it returns sooner than the rest of the deck and keeps
 returning until you know it. *Next* skips a card without marking it (it goes to the back).
 
-A card whose back would answer a graded question of the notebook stays locked (its back says
-which answer to commit first) until ``answers`` (by default the notebook's own variables) holds a committed
-answer in every variable the card names; the deck module keeps such backs sealed.
+No card answers a graded question of its own notebook (or a later one): a card that reviews a
+graded answer sits in a later assignment's deck (see ``flashcard_decks``).
 
 The marks live in this notebook session only (a module-level dict keyed by deck), so running
 the cell again continues the same session; restarting the kernel starts afresh. Nothing is
@@ -20,8 +19,7 @@ import ipywidgets as widgets
 
 from ._kit.grading_mode import not_while_grading
 from ._kit.palette import BLUE, GREEN, ORANGE
-from .flashcard_decks import DECKS, Card, back_of
-from .reveal import missing_predictions
+from .flashcard_decks import DECKS
 
 AGAIN_AFTER = 2  # a missed card comes back after this many other cards
 
@@ -98,45 +96,6 @@ class Session:
 _SESSIONS: dict[str, Session] = {}
 
 
-def unanswered(card: Card, answers) -> list[str]:
-    """The answer variables ``card`` waits for that ``answers`` does not hold yet.
-
-    A dict answer (such as ``KNOWLEDGE``) counts once none of its values is blank.
-    """
-    answers = answers or {}
-    values = {}
-    for name in card.after:
-        value = answers.get(name)
-        if type(value) is dict:
-            value = None if (not value or missing_predictions(value)) else value
-        values[name] = value
-    return missing_predictions(values)
-
-
-def _notebook_variables() -> dict:
-    """The running notebook's variables (IPython's user namespace), or {} outside IPython."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - IPython ships with the course
-        return {}
-    shell = get_ipython()
-    return shell.user_ns if shell is not None else {}
-
-
-def readable(cards, answers=None) -> list[tuple[str, str]]:
-    """(front, back) pairs to study: a locked card's back stays shut until it is answered."""
-    pairs = []
-    for card in cards:
-        if not isinstance(card, Card):
-            pairs.append(tuple(card))
-            continue
-        waiting = unanswered(card, answers)
-        back = (f"🔒 This card answers a graded question: commit {', '.join(waiting)} and run "
-                "its cell, then run this cell again." if waiting else back_of(card))
-        pairs.append((card.front, back))
-    return pairs
-
-
 def _card_html(session: Session, title: str) -> str:
     if session.done:
         return (f"<div class='flashcard done' style='border:2px solid {GREEN};border-radius:8px;"
@@ -151,12 +110,11 @@ def _card_html(session: Session, title: str) -> str:
 
 
 @not_while_grading
-def flashcards(deck: str = "01", *, cards=None, answers=None, again_after: int = AGAIN_AFTER,
+def flashcards(deck: str = "01", *, cards=None, again_after: int = AGAIN_AFTER,
                fresh: bool = False):
     """The flashcard widget for ``deck`` (a key of ``DECKS``, e.g. ``"01"``), or for your own
-    ``cards`` (a list of (front, back) pairs). ``answers`` (by default the variables of the
-    notebook running it) opens the cards of graded questions already answered. Running it again continues the session
-    unless ``fresh=True``. Returns the box; ``box.session`` holds the state, and ``box.flip``,
+    ``cards`` (a list of (front, back) pairs). Running it again continues the session unless
+    ``fresh=True``. Returns the box; ``box.session`` holds the state, and ``box.flip``,
     ``box.next``, ``box.knew``, ``box.didnt``, ``box.restart`` are its buttons.
     """
     if cards is None:
@@ -166,11 +124,10 @@ def flashcards(deck: str = "01", *, cards=None, answers=None, again_after: int =
         key = deck
     else:
         key = f"custom:{id(cards)}"
-    pairs = readable(cards, _notebook_variables() if answers is None else answers)
+    pairs = [(card[0], card[1]) for card in cards]
     if fresh or key not in _SESSIONS:
         _SESSIONS[key] = Session(pairs, again_after)
     session = _SESSIONS[key]
-    session.cards = [(str(front), str(back)) for front, back in pairs]  # answers since: unlocked
     title = f"Deck {deck}" if key == deck else "Your deck"
 
     card = widgets.HTML()

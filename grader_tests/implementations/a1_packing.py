@@ -110,6 +110,8 @@ def pack_paragraphs(paragraphs, max_words):
 ''')),
     "no-value-error": ("max_words < 1 is not rejected", _variant(guard="pass")),
     "keeps-empty-paragraphs": ("empty paragraphs are kept, giving blank joins", _variant(skip="False and not words")),
+    "keeps-whitespace-only-paragraphs": ("skips only empty paragraphs; one of spaces is kept",
+                                         _variant(skip="not paragraph")),
     "returns-tuple": ("returns a tuple instead of a list", _variant(result="tuple(chunks)")),
     "returns-generator": ("returns an iterator instead of a list", _variant(result="iter(chunks)")),
     "split-on-space": ("counts words with split(' '), so runs of spaces and newlines count wrong",
@@ -163,6 +165,11 @@ def pack_paragraphs(paragraphs, max_words):
                              {"q3_pieces": 'pieces_for_350 = "2"', "q4_two_sections": 'needs_two_sections = "yes"'}),
     "understanding-b": ("answers B in the understanding check", {"understanding": 'understanding = "B"'}),
 }
+
+# The student of issue 44: both mistakes at once passed every visible test then.
+WRONG["whitespace-paragraphs-and-minus-one"] = (
+    "keeps whitespace-only paragraphs and returns -1 for evidence found nowhere",
+    {**WRONG["keeps-whitespace-only-paragraphs"][1], **WRONG["evidence-minus-one"][1]})
 
 CORRECT = {
     "word-budget-generator": _pack('''

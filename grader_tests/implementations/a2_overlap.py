@@ -183,7 +183,7 @@ def stored_positions(n, size, overlap):
     "blind_example_list": ("blind_example given as a list",
                            {"blind_example": "blind_example = [1000, 200, 100]"}),
     "overlap_is_evidence": ("answers that overlap is new evidence",
-                            {"overlap_evidence": 'overlap_evidence = "B"'}),
+                            {"overlap_evidence": 'overlap_evidence = "A"'}),
     "overflow_by_length": ("guesses the overflowing samples from their length in characters",
                            {"overflow_at_500": 'overflow_at_500 = {"prose", "code", "emoji + CJK"}'}),
     "overflow_as_list": ("the overflowing samples given as a list",

@@ -346,7 +346,7 @@ def split_sentences(text):
     },
     "other-answers-spelled-differently": {
         "threshold_effect": 'threshold_effect = "a".upper()',
-        "cost_source": "cost_source = 'A'",
+        "cost_source": "cost_source = 'C'",
         "worth_it_when": "worth_it_when = ''.join(['B'])",
     },
 }

@@ -18,6 +18,7 @@ from traitlets import List, Unicode
 from course.grading.report.colours import BLUE, GREY
 from course.grading.report.failures import Failure, notebook_failures, task_headings
 from course.grading.outcome import is_pending
+from course.lessons._kit import failed_case
 
 MARK = "course-feedback-summary"
 _POINTS = re.compile(r"\s*\(\d+(?:\.\d+)? points?\b[^()]*\)$")  # "(2 points)", "(10 points, graded by a TA)"
@@ -98,10 +99,7 @@ def bars_html(tasks: list[tuple]) -> str:
 
 def _case(failure: Failure) -> str:
     """The failed case as a student reads it (a stub's case says it is not written yet)."""
-    if failure.case.startswith("NotImplementedError") or "NotImplementedError" in failure.problem:
-        return escape(failure.case.removeprefix("NotImplementedError").strip(": ")
-                      + " (not written yet: it raises NotImplementedError)").lstrip()
-    return escape(failure.case)
+    return escape(failed_case.as_read(failure.case, failure.problem))
 
 
 def _failures_html(failures: list[Failure]) -> list[str]:

@@ -120,6 +120,18 @@ def unfinished(seconds: float) -> str:
     return f"{UNFINISHED} within {seconds} s (an endless loop?)"
 
 
+NOT_WRITTEN = "not written yet: it raises NotImplementedError"
+
+
+def as_read(case: str, problem: str) -> str:
+    """A failed case as a student reads it: a stub's (its code raised NotImplementedError)
+    says it is not written yet. The feedback page and ``course-check`` both say it so."""
+    if case.startswith("NotImplementedError") or "NotImplementedError" in problem:
+        case = case.removeprefix("NotImplementedError").strip(": ")
+        return f"{case} ({NOT_WRITTEN})" if case else NOT_WRITTEN
+    return case
+
+
 def parse(text: str) -> FailedCase | None:
     """The failed case ``text`` (a test's error message) states, or None when it states none
     (an error of another kind: the caller names it by its exception)."""

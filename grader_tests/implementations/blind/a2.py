@@ -24,9 +24,9 @@ S1["blind_example"] = "blind_example = (1000, 200, 100)\n"
 S2["blind_example"] = "blind_example = (10, 4, 2)\n"
 S3["blind_example"] = "blind_example = (250, 100, 50)\n"
 
-S1["overlap_evidence"] = 'overlap_evidence = "A"\n'
-S2["overlap_evidence"] = "overlap_evidence = 'A'\n"
-S3["overlap_evidence"] = 'overlap_evidence = "A"\n'
+S1["overlap_evidence"] = 'overlap_evidence = "B"\n'
+S2["overlap_evidence"] = "overlap_evidence = 'B'\n"
+S3["overlap_evidence"] = 'overlap_evidence = "B"\n'
 
 # measured later in the notebook: prose 103, markdown 134, code 122, table 196, emoji+CJK 303 tokens
 S1["overflow_at_500"] = 'overflow_at_500 = {"markdown", "table", "emoji + CJK"}\n'

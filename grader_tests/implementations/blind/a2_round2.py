@@ -52,7 +52,7 @@ S1["stored_positions"] = '''def stored_positions(n, size, overlap):
 S1["blind_example"] = '''blind_example = (1000, 300, 60)
 # coverage: 0, 240, 480, 720 (ends at 1000); the blind loop also starts 960 < 1000
 '''
-S1["overlap_evidence"] = '''overlap_evidence = "A"
+S1["overlap_evidence"] = '''overlap_evidence = "B"
 '''
 S1["overflow_at_500"] = '''overflow_at_500 = {"table", "emoji + CJK"}
 '''
@@ -139,7 +139,7 @@ S2["stored_positions"] = '''def stored_positions(n, size, overlap):
 '''
 S2["blind_example"] = '''blind_example = (10, 4, 2)
 '''
-S2["overlap_evidence"] = '''overlap_evidence = "A"
+S2["overlap_evidence"] = '''overlap_evidence = "B"
 '''
 S2["overflow_at_500"] = '''# prediction: tables and emoji/CJK are token-dense, and markdown has lots of symbols
 overflow_at_500 = {"markdown", "table", "emoji + CJK"}
@@ -236,7 +236,7 @@ S3["stored_positions"] = '''def stored_positions(n, size, overlap):
 S3["blind_example"] = '''# found with the explorer: coverage stops at (200, 250); the blind loop adds (225, 250)
 blind_example = (250, 100, 25)
 '''
-S3["overlap_evidence"] = '''overlap_evidence = "A"
+S3["overlap_evidence"] = '''overlap_evidence = "B"
 '''
 S3["overflow_at_500"] = '''from course.lessons.sample_texts import SAMPLES
 from course.lessons.tokens import count_tokens

@@ -495,9 +495,9 @@ S2["predict_damage"] = ('predicted_sentences_cut = {"fixed": 2, "recursive": 1, 
                         'predicted_numbers_torn = {"fixed": 1, "recursive": 1, "structured": 1}\n')
 S3["predict_damage"] = ('predicted_sentences_cut = {"fixed": 4, "recursive": 1, "structured": 0}\n'
                         'predicted_numbers_torn = {"fixed": 3, "recursive": 0, "structured": 0}\n')
-S1["predict_retrieval"] = 'predicted_complete_hotel = {"recursive", "structured"}\n'
-S2["predict_retrieval"] = 'predicted_complete_hotel = {"structured"}\n'
-S3["predict_retrieval"] = 'predicted_complete_hotel = set()\n'
+S1["predict_retrieval"] = 'predicted_complete_travel = {"recursive", "structured"}\n'
+S2["predict_retrieval"] = 'predicted_complete_travel = {"structured"}\n'
+S3["predict_retrieval"] = 'predicted_complete_travel = set()\n'
 S1["predict_fates"] = 'predicted_fates = {"fixed": "severed", "recursive": "whole", "structured": "whole"}\n'
 S2["predict_fates"] = 'predicted_fates = {"fixed": "torn", "recursive": "whole", "structured": "whole"}\n'
 S3["predict_fates"] = 'predicted_fates = {"fixed": "severed", "recursive": "severed", "structured": "whole"}\n'
@@ -510,9 +510,9 @@ S3["predict_find"] = "predicted_find_right = False\n"
 S1["q_fix"] = 'fix_for_torn_rule = "B"\n'
 S2["q_fix"] = "fix_for_torn_rule = 'B'\n"
 S3["q_fix"] = 'fix_for_torn_rule = "B"\n'
-S1["q_metadata"] = 'why_chunk_time = "A"\n'
-S2["q_metadata"] = "why_chunk_time = 'A'\n"
-S3["q_metadata"] = 'why_chunk_time = "A"\n'
+S1["q_metadata"] = 'why_chunk_time = "C"\n'
+S2["q_metadata"] = "why_chunk_time = 'C'\n"
+S3["q_metadata"] = 'why_chunk_time = "C"\n'
 
 BLIND = {"student-1": S1, "student-2": S2, "student-3": S3}
 

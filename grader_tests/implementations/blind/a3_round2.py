@@ -140,7 +140,7 @@ S1["severed"] = '''def severed(chunks, evidence_parts):
 S1["predict_damage"] = '''predicted_sentences_cut = {"fixed": 3, "recursive": 0, "structured": 0}
 predicted_numbers_torn = {"fixed": 2, "recursive": 0, "structured": 0}
 '''
-S1["predict_retrieval"] = '''predicted_complete_hotel = {"recursive", "structured"}
+S1["predict_retrieval"] = '''predicted_complete_travel = {"recursive", "structured"}
 '''
 S1["predict_fates"] = '''predicted_fates = {"fixed": "severed", "recursive": "whole", "structured": "whole"}
 '''
@@ -150,7 +150,7 @@ S1["predict_find"] = '''predicted_find_right = False
 '''
 S1["q_fix"] = '''fix_for_torn_rule = "B"
 '''
-S1["q_metadata"] = '''why_chunk_time = "A"
+S1["q_metadata"] = '''why_chunk_time = "C"
 '''
 
 S2["chunk_fixed"] = '''def chunk_spans(n, size, overlap):
@@ -324,7 +324,7 @@ S2["severed"] = '''def severed(chunks, evidence_parts):
 S2["predict_damage"] = '''predicted_sentences_cut = {"fixed": 4, "recursive": 1, "structured": 1}
 predicted_numbers_torn = {"fixed": 3, "recursive": 1, "structured": 1}
 '''
-S2["predict_retrieval"] = '''predicted_complete_hotel = {"structured"}
+S2["predict_retrieval"] = '''predicted_complete_travel = {"structured"}
 '''
 S2["predict_fates"] = '''predicted_fates = {"fixed": "lost", "recursive": "whole", "structured": "whole"}
 '''
@@ -334,7 +334,7 @@ S2["predict_find"] = '''predicted_find_right = False   # find() returns the firs
 '''
 S2["q_fix"] = '''fix_for_torn_rule = "B"
 '''
-S2["q_metadata"] = '''why_chunk_time = "A"
+S2["q_metadata"] = '''why_chunk_time = "C"
 '''
 
 S3["chunk_fixed"] = '''def chunk_spans(n, size, overlap):
@@ -473,7 +473,7 @@ S3["severed"] = '''def severed(chunks, evidence_parts):
 S3["predict_damage"] = '''predicted_sentences_cut = {"fixed": 2, "recursive": 1, "structured": 0}
 predicted_numbers_torn = {"fixed": 1, "recursive": 0, "structured": 0}
 '''
-S3["predict_retrieval"] = '''predicted_complete_hotel = {"fixed", "recursive", "structured"}
+S3["predict_retrieval"] = '''predicted_complete_travel = {"fixed", "recursive", "structured"}
 '''
 S3["predict_fates"] = '''predicted_fates = {"fixed": "severed", "recursive": "severed", "structured": "whole"}
 '''
@@ -483,7 +483,7 @@ S3["predict_find"] = '''predicted_find_right = True
 '''
 S3["q_fix"] = '''fix_for_torn_rule = "B"
 '''
-S3["q_metadata"] = '''why_chunk_time = "A"
+S3["q_metadata"] = '''why_chunk_time = "C"
 '''
 
 BLIND = {"student-1": S1, "student-2": S2, "student-3": S3}

@@ -9,9 +9,9 @@ S1, S2, S3 = {}, {}, {}
 S1["threshold_effect"] = 'threshold_effect = "A"\n'
 S2["threshold_effect"] = "threshold_effect = 'A'  # a higher threshold can only add cuts\n"
 S3["threshold_effect"] = 'threshold_effect = "A"\n'
-S1["cost_source"] = 'cost_source = "A"\n'
-S2["cost_source"] = "cost_source = 'A'\n"
-S3["cost_source"] = 'cost_source = "A"\n'
+S1["cost_source"] = 'cost_source = "C"\n'
+S2["cost_source"] = "cost_source = 'C'\n"
+S3["cost_source"] = 'cost_source = "C"\n'
 S1["worth_it_when"] = 'worth_it_when = "B"\n'
 S2["worth_it_when"] = "worth_it_when = 'B'\n"
 S3["worth_it_when"] = 'worth_it_when = "B"\n'

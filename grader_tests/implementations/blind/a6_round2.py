@@ -69,7 +69,7 @@ S1["semantic_chunks"] = '''def semantic_chunks(sentences, similarities, threshol
 '''
 S1["threshold_effect"] = '''threshold_effect = "A"
 '''
-S1["cost_source"] = '''cost_source = "A"
+S1["cost_source"] = '''cost_source = "C"
 '''
 S1["worth_it_when"] = '''worth_it_when = "B"
 '''
@@ -135,7 +135,7 @@ S2["semantic_chunks"] = '''def semantic_chunks(sentences, similarities, threshol
 S2["threshold_effect"] = '''# a higher threshold makes every "similarity < threshold" that was true stay true: more cuts
 threshold_effect = "A"
 '''
-S2["cost_source"] = '''cost_source = "A"
+S2["cost_source"] = '''cost_source = "C"
 '''
 S2["worth_it_when"] = '''worth_it_when = "B"
 '''
@@ -204,7 +204,7 @@ S3["semantic_chunks"] = '''def semantic_chunks(sentences, similarities, threshol
 '''
 S3["threshold_effect"] = '''threshold_effect = "A"
 '''
-S3["cost_source"] = '''cost_source = "A"
+S3["cost_source"] = '''cost_source = "C"
 '''
 S3["worth_it_when"] = '''worth_it_when = "B"
 '''
