@@ -23,7 +23,7 @@ from harness import (autograde, release_path, score_in_process, scratch_course, 
 from implementations.a5_cards import CARD_ITEMS, COMPLETE, DEFECTIVE, FAIR_CARDS, TRIED_CARDS
 
 A5 = "05-own-docs-verdict"
-AUTOGRADED = 30.0
+AUTOGRADED = 42.0
 VERDICT = 10.0        # the verdict, graded by a TA
 CARD_REASONS = 6.0    # the card's reasons, graded by a TA
 MANUAL = VERDICT + CARD_REASONS
