@@ -124,6 +124,15 @@ def test_measured_precision_falls_as_chunks_grow_and_recall_reaches_one():
     assert fixed["recall"][-1] == 1.0
 
 
+def test_explorer_sizes_rise_and_stop_at_the_first_that_holds_the_document():
+    from course.lessons.evidence_explorer import SIZES, sizes_for
+    from course.lessons.real_docs import load
+    for document in (POLICY, load("tiktoken").text, "word " * 5000):
+        sizes = sizes_for(document)
+        assert sizes == sorted(set(sizes)) and set(sizes) <= set(SIZES), sizes
+        assert sizes[-1] >= count_tokens(document) or sizes[-1] == SIZES[-1]
+
+
 def test_overlap_costs_precision_in_the_measure():
     recall, precision, _ = _reference_metrics()
     no_overlap = evidence.strategies(overlap_share=0.0)["fixed"]

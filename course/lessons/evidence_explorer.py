@@ -19,7 +19,8 @@ METRICS = ("recall", "precision", "IoU")
 def sizes_for(document: str) -> list[int]:
     """The explorer's sizes (tokens) for ``document``: up to the first that holds all of it."""
     total = count_tokens(document)
-    return [s for s in SIZES if s < total] + [next((s for s in SIZES if s >= total), SIZES[-1])]
+    whole = [s for s in SIZES if s >= total][:1]
+    return [s for s in SIZES if s < total] + whole
 
 
 def _summary(results: dict, sizes, metric: str) -> str:
