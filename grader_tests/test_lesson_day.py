@@ -165,3 +165,40 @@ def test_habits_and_versioning_are_taught_in_assignment_three():
     text = "\n".join(c.source for c in _cells("03-three-tearings") if c.cell_type == "markdown")
     for needed in ("Provenance needs a version", "Show me your chunks", "re-embed"):
         assert needed.lower() in text.lower(), needed
+
+
+_MARKER = re.compile(r"^\*(Core path|Stretch[^·\n]*?)\s*· (\d+) min", re.M)
+
+
+def part_markers(assignment) -> list[tuple[str, str, int]]:
+    """(intro row label, path, minutes) for each part or demonstration whose heading cell says
+    "*Core path · N min" or "*Stretch … · N min" and has a row of its own in the time table."""
+    cells = _cells(assignment)
+    rows = [label for label, _, _ in _PART_ROW.findall(cells[0].source)]
+    found = []
+    for cell in cells[1:]:
+        head = re.match(r"## (Part|Demonstration) (\d+) ", cell.source)
+        marker = _MARKER.search(cell.source)
+        if cell.cell_type == "markdown" and head and marker:
+            key = f"{head.group(2)} ·" if head.group(1) == "Part" else f"demonstration {head.group(2)} ·"
+            label = next((r for r in rows if r.startswith(key)), None)
+            if label:
+                found.append((label, "core" if marker.group(1) == "Core path" else "stretch",
+                              int(marker.group(2))))
+    return found
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_each_parts_own_marker_agrees_with_the_time_table(assignment):
+    """A part's "*Core path · N min" line and its row in the introduction say the same."""
+    table = {label: (path, int(minutes)) for label, minutes, path in
+             _PART_ROW.findall(_cells(assignment)[0].source)}
+    for label, path, minutes in part_markers(assignment):
+        assert table[label] == (path, minutes), f"{label}: the part says {path} {minutes} min, " \
+                                                f"the introduction {table[label]}"
+
+
+def test_parts_carry_markers_where_the_day_needs_them():
+    marked = {a: {label for label, _, _ in part_markers(a)} for a in ASSIGNMENTS}
+    assert len(marked["03-three-tearings"]) >= 7 and len(marked["05-own-docs-verdict"]) >= 6
+    assert len(marked["04-table-rescue"]) == 6
