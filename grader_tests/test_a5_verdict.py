@@ -23,7 +23,7 @@ from harness import (autograde, release_path, score_in_process, scratch_course, 
 from implementations.a5_cards import CARD_ITEMS, COMPLETE, DEFECTIVE, FAIR_CARDS, TRIED_CARDS
 
 A5 = "05-own-docs-verdict"
-AUTOGRADED = 30.0
+AUTOGRADED = 42.0
 VERDICT = 10.0        # the verdict, graded by a TA
 CARD_REASONS = 6.0    # the card's reasons, graded by a TA
 MANUAL = VERDICT + CARD_REASONS
@@ -334,6 +334,11 @@ are ignored: cameras rarely record them, and guessing would rename a whole trip 
 MIT. Contributions welcome: open an issue first for anything larger than a typo.
 """
 
+# Questions with verbatim evidence in OWN_README (Part 5), for the runs that choose it.
+OWN_QUESTIONS = ('MY_QUESTIONS = [("how do I install my-tool", ["pip install my-tool"]), '
+                 '("what happens to files without a date", ["Files without a date are left alone"]), '
+                 '("how are time zones handled", ["Time zones", "are ignored: cameras rarely record them"])]')
+
 CORRECT_VARIANTS = {
     # Part 0 promises a check of the chosen chunk, not of the whole run: a stray chunk elsewhere
     # (here the document's first 20 characters again) costs nothing when the recorded one meets the contract.
@@ -362,7 +367,10 @@ def chunk_fixed(text, size, overlap):
     "another-document-and-settings": {
         "doc_choice": 'DOC_CHOICE = "httpx"', "run_settings": "RUN_SIZE = 300\nRUN_OVERLAP = 30",
         "worst_chunks": 'WORST_CHUNKS = {"fixed": CHUNKS["fixed"][2], "recursive": '
-                        'CHUNKS["recursive"][-1], "structured": CHUNKS["structured"][1]["text"]}'},
+                        'CHUNKS["recursive"][-1], "structured": CHUNKS["structured"][1]["text"]}',
+        "my_questions": 'MY_QUESTIONS = [("how do I install httpx", ["pip install httpx"]), '
+                        '("which HTTP versions does httpx support", ["HTTP/1.1 and HTTP/2"]), '
+                        '("how do I get the command line client", ["pip install \'httpx[cli]\'"])]'},
     "knowledge-two-of-three": {"knowledge": 'KNOWLEDGE = {"Q1": "b", "Q2": "a", "Q3": "a"}'},
     "knowledge-letters-in-capitals": {"knowledge": 'KNOWLEDGE = {"Q1": "B", "Q2": " a", "Q3": "D"}'},
 }
@@ -378,7 +386,8 @@ def test_the_students_own_readme_beside_the_notebook():
     overrides = {"doc_choice": 'DOC_CHOICE = "my_readme.md"',
                  "run_settings": "RUN_SIZE = 200\nRUN_OVERLAP = 20",
                  "worst_chunks": 'WORST_CHUNKS = {"fixed": CHUNKS["fixed"][1], "recursive": '
-                                 'CHUNKS["recursive"][1], "structured": CHUNKS["structured"][1]["text"]}'}
+                                 'CHUNKS["recursive"][1], "structured": CHUNKS["structured"][1]["text"]}',
+                 "my_questions": OWN_QUESTIONS}
     assert score(overrides, extra={"my_readme.md": OWN_README}).total == AUTOGRADED
     report = score(overrides)  # the README was not submitted with the notebook
     assert {"test_worst_fixed", "test_worst_recursive", "test_worst_structured"} <= set(lost(report))
@@ -536,7 +545,8 @@ def _class():
                           "run_settings": "RUN_SIZE = 200\nRUN_OVERLAP = 20",
                           "worst_chunks": 'WORST_CHUNKS = {"fixed": CHUNKS["fixed"][1], "recursive": '
                                           'CHUNKS["recursive"][1], "structured": '
-                                          'CHUNKS["structured"][1]["text"]}'})
+                                          'CHUNKS["structured"][1]["text"]}',
+                          "my_questions": OWN_QUESTIONS})
     blank = nbformat.read(release_path(A5), as_version=4)
     template = decision_card.TEMPLATE
     return {

@@ -50,7 +50,7 @@ def graded_a5(tmp_path):
                           "reference", "--jobs", "1", "--course", str(root)],
                          cwd=tmp_path, env=tool_env(), capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "30/46 + 16 pending" in run.stdout
+    assert "42/58 + 16 pending" in run.stdout
     return root
 
 
@@ -111,9 +111,9 @@ def test_a_ta_enters_assignment_5s_manual_points_in_a_local_formgrader(graded_a5
                               capture_output=True, text=True, timeout=600)
     assert exported.returncode == 0, exported.stdout + exported.stderr
     row = next(line for line in exported.stdout.splitlines() if line.startswith("reference"))
-    assert " graded " in row and "46/46" in row and "pending" not in row, exported.stdout
+    assert " graded " in row and "58/58" in row and "pending" not in row, exported.stdout
     with (root / "exports" / f"{A5}-grades.csv").open(newline="") as handle:
         [grades_row] = [r for r in csv.DictReader(handle) if r["student_id"] == "reference"]
-    assert (grades_row["status"], grades_row["score"]) == ("graded", "46")
+    assert (grades_row["status"], grades_row["score"]) == ("graded", "58")
     feedback = (root / "feedback" / "reference" / A5 / "own_docs_verdict.html").read_text()
-    assert "await a TA" not in feedback and "(Score: 46.0 / 46.0)" in feedback
+    assert "await a TA" not in feedback and "(Score: 58.0 / 58.0)" in feedback

@@ -129,7 +129,7 @@ def test_a1_says_which_predictions_each_explorer_waits_for():
 
 def test_a5_points_to_its_own_parts_and_its_release_has_no_dangling_ta_note():
     text = _text("05-own-docs-verdict")
-    assert "card in Part 5 speaks" in text and "Part 5 · The chunking decision card" in text
+    assert "card in Part 6 speaks" in text and "Part 6 · The chunking decision card" in text
     release = nbformat.read(notebooks(ROOT, "05-own-docs-verdict", "release")[0], as_version=4)
     assert not any("mark scheme" in c.source.lower() for c in release.cells)
 

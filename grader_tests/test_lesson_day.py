@@ -75,19 +75,64 @@ def test_the_core_path_fits_the_lesson_day_and_the_day_plan_adds_up():
     notebooks_core = rows["below"] + sum(minutes_by_path(a)["core"] for a in ASSIGNMENTS)
     assert sum(rows.values()) == notebooks_core == stated_total, (rows, notebooks_core, stated_total)
     assert CORE_DAY[0] <= stated_total <= CORE_DAY[1], f"the core path takes {stated_total} minutes"
-    plan = (ROOT / "docs" / "lessons.md").read_text()
     hours, minutes = divmod(stated_total, 60)
-    assert f"**≈ {hours} h {minutes:02d}**" in plan.split("## The lesson day")[1].split("##")[0], \
+    assert f"**≈ {hours} h {minutes:02d}**" in _lesson_day_section(), \
         "docs/lessons.md's lesson-day table states another core total"
+
+
+_DOCS_ROW = re.compile(r"^\|\s*(warm-up|\d) [^|]*\|([^|]*)\|([^|]*)\|([^|]*)\|\s*$", re.M)
+
+
+def _lesson_day_section() -> str:
+    return (ROOT / "docs" / "lessons.md").read_text().split("## The lesson day")[1].split("\n## ")[0]
+
+
+def _minutes(cell: str) -> int:
+    """A table cell's leading minutes ("30 (Parts …)"), 0 for an empty cell."""
+    found = re.match(r"\s*(\d+)", cell)
+    return int(found.group(1)) if found else 0
+
+
+def docs_day_table() -> dict[str, tuple[int, int, int]]:
+    """docs/lessons.md's lesson-day table: row ("warm-up" or "1".."6") -> (core, stretch, total)."""
+    return {row: (_minutes(core), _minutes(stretch), _minutes(total))
+            for row, core, stretch, total in _DOCS_ROW.findall(_lesson_day_section())}
+
+
+def _hours(minutes: int) -> str:
+    return "≈ {} h {:02d}".format(*divmod(minutes, 60))
+
+
+def test_the_docs_table_is_the_notebooks_minutes():
+    """One table of minutes in docs/lessons.md: each row is its notebook's introduction, the
+    warm-up is the day plan's, and the day row adds them up."""
+    table, (rows, _) = docs_day_table(), day_plan()
+    assert table.pop("warm-up") == (rows["below"], 0, rows["below"])
+    assert sorted(table) == [str(n) for n in range(1, len(ASSIGNMENTS) + 1)], sorted(table)
+    for number, assignment in enumerate(ASSIGNMENTS, start=1):
+        by_path = minutes_by_path(assignment)
+        core, stretch = by_path["core"], by_path["stretch"]
+        assert table[str(number)] == (core, stretch, core + stretch), \
+            f"docs/lessons.md says {table[str(number)]} for {assignment}, its introduction " \
+            f"{(core, stretch, core + stretch)} (core, stretch, total)"
+    core = rows["below"] + sum(c for c, _, _ in table.values())
+    stretch = sum(s for _, s, _ in table.values())
+    day = re.search(r"^\|\s*\*\*day\*\*\s*\|(.*)$", _lesson_day_section(), re.M).group(1)
+    for total in (core, stretch, core + stretch):
+        assert f"**{_hours(total)}**" in day, (day, _hours(total))
+
+
+def test_the_docs_table_check_sees_a_wrong_row(monkeypatch):
+    section = _lesson_day_section().replace("| 4 · table rescue | 25", "| 4 · table rescue | 20")
+    monkeypatch.setattr(__import__(__name__), "_lesson_day_section", lambda: section)
+    with pytest.raises(AssertionError, match="table-rescue"):
+        test_the_docs_table_is_the_notebooks_minutes()
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_every_graded_function_has_a_stuck_ladder_without_code(assignment):
     cells = _cells(assignment)
     functions = _answer_functions(cells)
-    if assignment.startswith("05"):
-        assert not functions  # assignment 5 grades measurements and a card, not functions
-        return
     assert functions
     for index, name in functions:
         ladder = cells[index - 1].source
@@ -120,3 +165,40 @@ def test_habits_and_versioning_are_taught_in_assignment_three():
     text = "\n".join(c.source for c in _cells("03-three-tearings") if c.cell_type == "markdown")
     for needed in ("Provenance needs a version", "Show me your chunks", "re-embed"):
         assert needed.lower() in text.lower(), needed
+
+
+_MARKER = re.compile(r"^\*(Core path|Stretch[^·\n]*?)\s*· (\d+) min", re.M)
+
+
+def part_markers(assignment) -> list[tuple[str, str, int]]:
+    """(intro row label, path, minutes) for each part or demonstration whose heading cell says
+    "*Core path · N min" or "*Stretch … · N min" and has a row of its own in the time table."""
+    cells = _cells(assignment)
+    rows = [label for label, _, _ in _PART_ROW.findall(cells[0].source)]
+    found = []
+    for cell in cells[1:]:
+        head = re.match(r"## (Part|Demonstration) (\d+) ", cell.source)
+        marker = _MARKER.search(cell.source)
+        if cell.cell_type == "markdown" and head and marker:
+            key = f"{head.group(2)} ·" if head.group(1) == "Part" else f"demonstration {head.group(2)} ·"
+            label = next((r for r in rows if r.startswith(key)), None)
+            if label:
+                found.append((label, "core" if marker.group(1) == "Core path" else "stretch",
+                              int(marker.group(2))))
+    return found
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_each_parts_own_marker_agrees_with_the_time_table(assignment):
+    """A part's "*Core path · N min" line and its row in the introduction say the same."""
+    table = {label: (path, int(minutes)) for label, minutes, path in
+             _PART_ROW.findall(_cells(assignment)[0].source)}
+    for label, path, minutes in part_markers(assignment):
+        assert table[label] == (path, minutes), f"{label}: the part says {path} {minutes} min, " \
+                                                f"the introduction {table[label]}"
+
+
+def test_parts_carry_markers_where_the_day_needs_them():
+    marked = {a: {label for label, _, _ in part_markers(a)} for a in ASSIGNMENTS}
+    assert len(marked["03-three-tearings"]) >= 7 and len(marked["05-own-docs-verdict"]) >= 6
+    assert len(marked["04-table-rescue"]) == 6

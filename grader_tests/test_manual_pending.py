@@ -17,7 +17,7 @@ from course.grading.demo import synthetic_class
 from harness import scratch_course, visible_text
 
 A5 = "05-own-docs-verdict"
-AUTOGRADED, VERDICT, CARD_REASONS = 30, 10, 6
+AUTOGRADED, VERDICT, CARD_REASONS = 42, 10, 6
 TOTAL = AUTOGRADED + VERDICT + CARD_REASONS
 
 

@@ -1,0 +1,84 @@
+"""Assignment 5's evidence explorer: recall, precision or IoU against chunk size, one line per
+strategy, scored by the student's own metric functions on questions with known evidence."""
+from html import escape
+
+import ipywidgets as widgets
+
+from ._kit.grading_mode import not_while_grading
+from ._kit.palette import STRATEGY
+from ._kit.png import figure_png, figure_with_axes
+from ._kit.strategies import STRATEGIES
+from ._kit.wiring import wire
+from .evidence import best_sizes, measure, strategies
+from .tokens import count_tokens
+
+SIZES = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+METRICS = ("recall", "precision", "IoU")
+
+
+def sizes_for(document: str) -> list[int]:
+    """The explorer's sizes (tokens) for ``document``: up to the first that holds all of it."""
+    total = count_tokens(document)
+    whole = [s for s in SIZES if s >= total][:1]
+    return [s for s in SIZES if s < total] + whole
+
+
+def _summary(results: dict, sizes, metric: str) -> str:
+    best = best_sizes({name: results[name][metric] for name in STRATEGIES}, sizes)
+    cells = [f"{name} <b class='best-{name}'>{best[name][1]:.2f}</b> at {best[name][0]} tokens"
+             if name in best else f"{name}: no score (no question, or your {metric} function "
+             "failed)" for name in STRATEGIES]
+    return f"best {metric}: " + ", ".join(cells)
+
+
+@not_while_grading
+def evidence_explorer(evidence_recall, evidence_precision, evidence_iou, documents: dict, *,
+                      k: int = 2, overlap_share: float = 0.25):
+    """``documents``: name -> (text, questions). The figure shows the chosen metric's mean over
+    the questions at each size for the three given chunkers; ``k`` chunks are retrieved."""
+    metrics = {"recall": evidence_recall, "precision": evidence_precision, "IoU": evidence_iou}
+    chunkers = strategies(overlap_share)
+    cache = {}
+
+    def results(name, top):
+        if (name, top) not in cache:
+            text, questions = documents[name]
+            sizes = sizes_for(text)
+            cache[name, top] = sizes, {s: measure(metrics, chunkers[s], text, questions, sizes, top)
+                                       for s in STRATEGIES}
+        return cache[name, top]
+
+    document = widgets.Dropdown(options=list(documents), description="document")
+    metric = widgets.Dropdown(options=list(METRICS), value="recall", description="metric")
+    top = widgets.IntSlider(value=k, min=1, max=4, description="chunks (k)", continuous_update=False)
+    summary = widgets.HTML()
+    image = widgets.Image(format="png")
+    figure, ax = figure_with_axes((7, 2.8), 80, left=0.1, right=0.98, top=0.9, bottom=0.17)
+
+    def redraw(change=None):
+        ax.clear()
+        try:
+            sizes, scores = results(document.value, top.value)
+        except ValueError as error:  # a question whose evidence is not in its document
+            image.value = figure_png(figure, fast=True)
+            summary.value = f"⚠ {document.value}: {escape(str(error))}"
+            return
+        for name in STRATEGIES:
+            values = scores[name][metric.value]
+            ax.plot(sizes, [v if v is not None else float("nan") for v in values], marker="o",
+                    markersize=3, label=name, color=STRATEGY[name][0])
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sizes, [str(s) for s in sizes], fontsize=7)
+        ax.set_ylim(-0.05, 1.05)
+        ax.set_xlabel("chunk size (tokens)", fontsize=8)
+        ax.set_ylabel(f"mean {metric.value}", fontsize=8)
+        ax.legend(fontsize=7, loc="best")
+        questions = len(documents[document.value][1])
+        ax.set_title(f"{document.value}: {questions} questions, top {top.value} chunk(s) each",
+                     fontsize=8)
+        image.value = figure_png(figure, fast=True)
+        summary.value = _summary(scores, sizes, metric.value)
+
+    return wire(widgets.VBox([widgets.HBox([document, metric, top]), summary, image]), redraw,
+                [document, metric, top], document=document, metric=metric, top=top,
+                summary=summary, image=image, results=results)

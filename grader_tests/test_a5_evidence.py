@@ -1,0 +1,200 @@
+"""Assignment 5 Part 5 (evidence, measured): the metric functions and the student's questions
+are graded like every other function (each mistake loses exactly its cell, each correct variant
+earns full marks, in process and through the real autograder); the given chunkers and the
+evidence explorer do what the part says."""
+import time
+
+import nbformat
+import pytest
+
+from course.lessons import evidence, given_chunkers
+from course.lessons.documents import POLICY, POLICY_QUESTIONS
+from course.lessons.tokens import count_tokens
+from harness import autograde, release_path, scratch_course, source_path, submission
+from implementations.a5_cards import COMPLETE
+from implementations.a5_evidence import CORRECT, WRONG
+from test_a5_verdict import A5, AUTOGRADED, CARD, KEEP_CARD, MANUAL, config_keeps_the_card, lost, score
+
+METRIC_CELLS = {"test_evidence_recall": 3, "test_evidence_precision": 3, "test_evidence_iou": 3,
+                "test_my_questions": 3}
+
+
+def test_the_parts_points_are_the_headings():
+    report = score()
+    assert {g: report.max_points[g] for g in METRIC_CELLS} == METRIC_CELLS
+    assert report.total == AUTOGRADED, report.summary()
+
+
+def test_enough_mistakes_and_variants():
+    assert len(WRONG) >= 15 and len(CORRECT) >= 3
+    assert {cell for *_, cells in WRONG.values() for cell in cells} == set(METRIC_CELLS)
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_each_mistake_loses_exactly_its_cells(name):
+    what, overrides, cells = WRONG[name]
+    report = score(overrides)
+    assert set(lost(report)) == cells, f"{name} ({what}): {report.summary()}"
+
+
+@pytest.mark.parametrize("name", sorted(CORRECT))
+def test_each_correct_variant_earns_full_marks(name):
+    report = score(CORRECT[name])
+    assert report.total == AUTOGRADED, f"{name}: {report.summary()}"
+
+
+def test_blank_metrics_earn_nothing_and_say_what_is_missing():
+    blank = nbformat.read(release_path(A5), as_version=4)
+    stubs = {c.metadata["nbgrader"]["grade_id"]: c.source for c in blank.cells
+             if c.metadata.get("nbgrader", {}).get("grade_id") in
+             ("evidence_recall", "evidence_precision", "evidence_iou", "my_questions")}
+    assert len(stubs) == 4 and all("raise NotImplementedError()" in s for s in stubs.values())
+    report = score(stubs)
+    assert set(lost(report)) == set(METRIC_CELLS), report.summary()
+
+
+def test_hidden_failures_name_the_rule_not_the_expected_value():
+    report = score(WRONG["recall-evidence-lengths-summed"][1])
+    message = report.failures["test_evidence_recall"]
+    assert "overlapping evidence spans: an evidence token counts once" in message, message
+    assert "0.5" not in message and "0.375" in message, message
+
+
+def test_release_holds_no_metric_solution_or_hidden_case():
+    text = release_path(A5).read_text()
+    for secret in ("_found(", "len(found) / paid", "overlapping chunks count their shared",
+                   "spans of thousands of tokens", "pip install tiktoken\"]"):
+        assert secret not in text, secret
+
+
+# --- the course's side: given chunkers, spans, the explorer -----------------------------------
+
+@pytest.mark.parametrize("size", [8, 32, 100])
+def test_given_chunkers_keep_every_character_and_fit_in_tokens(size):
+    from course.lessons.real_docs import load
+    for document in (POLICY, load("tiktoken").text, "naïve café 🦜 " * 40):
+        fixed = given_chunkers.given_fixed(document, size, size // 4)
+        assert all(chunk in document and count_tokens(chunk) <= size + 2 for chunk in fixed)
+        assert fixed[0] == document[:len(fixed[0])] and document.endswith(fixed[-1])
+        pieces = given_chunkers.given_recursive(document, size)
+        assert "".join(pieces) == document
+        assert all(count_tokens(p) <= size for p in pieces)
+        sections = given_chunkers.given_sections(document, "d.md", max_size=size)
+        assert all(document[c["start"]:c["end"]] == c["body"] for c in sections)
+        assert all(a["end"] <= b["start"] for a, b in zip(sections, sections[1:]))
+
+
+def test_given_sections_see_no_heading_inside_a_fence():
+    text = "# Guide\n\nIntro.\n\n```\n# not a heading\n```\n\n## Use\nCall it.\n"
+    chunks = given_chunkers.given_sections(text, "g.md")
+    assert [c["heading_path"] for c in chunks] == [["Guide"], ["Guide", "Use"]]
+    assert chunks[1]["text"] == "Guide > Use: Call it.\n"
+
+
+def test_token_spans_of_evidence_and_chunks_agree_with_the_tokenizer():
+    tokens = evidence.TokenMap(POLICY)
+    part = "Hotel budget is capped at 250 USD"
+    (start, end), = evidence.evidence_token_spans(POLICY, [part], tokens)
+    from course.lessons.tokens import decode, encode
+    assert part in decode(encode(POLICY)[start:end]) and end - start <= count_tokens(part) + 2
+    with pytest.raises(ValueError, match="not in the document"):
+        evidence.evidence_token_spans(POLICY, ["Hotel budget is unlimited"], tokens)
+
+
+def _reference_metrics():
+    from course.grading.submissions import solutions
+    namespace = {}
+    answers = solutions(nbformat.read(source_path(A5), as_version=4))
+    for gid in ("evidence_recall", "evidence_precision", "evidence_iou"):
+        exec(answers[gid], namespace)
+    return namespace["evidence_recall"], namespace["evidence_precision"], namespace["evidence_iou"]
+
+
+def test_measured_precision_falls_as_chunks_grow_and_recall_reaches_one():
+    """The part's prediction and its paragraph after the reveal hold on the lab's policy."""
+    recall, precision, iou = _reference_metrics()
+    from course.lessons.evidence_explorer import sizes_for
+    sizes = sizes_for(POLICY)
+    for name, chunker in evidence.strategies().items():
+        scores = evidence.measure({"recall": recall, "precision": precision}, chunker, POLICY,
+                                  POLICY_QUESTIONS, sizes, k=2)
+        assert scores["precision"][0] > scores["precision"][-1], name
+    fixed = evidence.measure({"recall": recall}, evidence.strategies()["fixed"], POLICY,
+                             POLICY_QUESTIONS, sizes, k=2)
+    assert fixed["recall"][-1] == 1.0
+
+
+def test_explorer_sizes_rise_and_stop_at_the_first_that_holds_the_document():
+    from course.lessons.evidence_explorer import SIZES, sizes_for
+    from course.lessons.real_docs import load
+    for document in (POLICY, load("tiktoken").text, "word " * 5000):
+        sizes = sizes_for(document)
+        assert sizes == sorted(set(sizes)) and set(sizes) <= set(SIZES), sizes
+        assert sizes[-1] >= count_tokens(document) or sizes[-1] == SIZES[-1]
+
+
+def test_overlap_costs_precision_in_the_measure():
+    recall, precision, _ = _reference_metrics()
+    no_overlap = evidence.strategies(overlap_share=0.0)["fixed"]
+    half = evidence.strategies(overlap_share=0.5)["fixed"]
+    args = (POLICY, POLICY_QUESTIONS, [32], 3)
+    assert (evidence.measure({"p": precision}, half, *args)["p"][0]
+            < evidence.measure({"p": precision}, no_overlap, *args)["p"][0])
+
+
+def test_explorer_redraws_quickly_and_reports_a_broken_metric():
+    from course.lessons.evidence_explorer import evidence_explorer
+    recall, precision, iou = _reference_metrics()
+    box = evidence_explorer(recall, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS)})
+    assert "best recall" in box.summary.value and box.image.value[:4] == b"\x89PNG"
+    started = time.perf_counter()
+    box.metric.value = "precision"
+    assert time.perf_counter() - started < 0.5
+    assert "best precision" in box.summary.value
+
+    def broken(retrieved, evidence):
+        raise NotImplementedError()
+    box = evidence_explorer(broken, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS),
+                                                     "mine": (POLICY, [("q w e", ["no such"])])})
+    assert "function failed" in box.summary.value
+    box.document.value = "mine"
+    assert "not in the document" in box.summary.value
+
+
+# --- the real autograder ------------------------------------------------------------------
+
+REAL_WRONG = ["precision-union-of-chunks", "iou-set-union", "recall-no-value-error",
+              "questions-evidence-paraphrased"]
+
+
+@pytest.fixture(scope="module")
+def real_run():
+    root = scratch_course([A5])
+    config = root / "nbgrader_config.py"
+    if not config_keeps_the_card(config.read_text()):
+        config.write_text(config.read_text() + "\n" + KEEP_CARD + "\n")
+    class_ = {"reference": submission(A5),
+              **{f"wrong-{n}": submission(A5, WRONG[n][1]) for n in REAL_WRONG},
+              **{f"correct-{n}": submission(A5, CORRECT[n]) for n in sorted(CORRECT)}}
+    for student in class_:
+        folder = root / "submitted" / student / A5
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / CARD).write_text(COMPLETE, encoding="utf-8")
+    started = time.perf_counter()
+    scores = autograde(A5, class_, root=root)
+    print(f"real autograde: {(time.perf_counter() - started) / len(class_):.1f} s per submission")
+    return scores
+
+
+def test_real_autograde_gives_the_reference_and_each_variant_full_marks(real_run):
+    full = (AUTOGRADED, AUTOGRADED + MANUAL)
+    assert real_run["reference"] == full
+    for name in CORRECT:
+        assert real_run[f"correct-{name}"] == full, name
+
+
+@pytest.mark.parametrize("name", REAL_WRONG)
+def test_real_autograde_takes_exactly_the_mistakes_cells(real_run, name):
+    cells = WRONG[name][2]
+    assert real_run[f"wrong-{name}"] == (AUTOGRADED - sum(METRIC_CELLS[c] for c in cells),
+                                         AUTOGRADED + MANUAL)

@@ -1,0 +1,105 @@
+"""The lesson day's core path runs as its notebooks say: a student who writes only the core
+answers (assignment 3's ``severed`` and predictions; assignment 5's document, evidence
+measures, questions and predictions) sees every core demonstration work on the course's given
+chunkers, not an error message."""
+import contextlib
+import io
+
+import nbformat
+import pytest
+
+from course.grading.submissions import solutions
+from harness import release_path, source_path
+
+A3, A5 = "03-three-tearings", "05-own-docs-verdict"
+
+
+def run_core_path(assignment, written) -> tuple[dict, str, dict, dict]:
+    """Run the release's code cells in order with the answer cells ``written`` filled in from
+    the solution; a stub (or a stretch cell that needs one) raises and is passed by, as a
+    student on the core path passes it. Returns (namespace, printed text, {grade id: error} in
+    core sections, the same in stretch sections); a section is core when its heading cell says
+    "*Core path" or gives the lab something ("## Given", "## The document")."""
+    answers = solutions(nbformat.read(source_path(assignment), as_version=4))
+    namespace, printed, failed = {}, io.StringIO(), ({}, {})
+    core = True  # the setup before the first part
+    for index, cell in enumerate(nbformat.read(release_path(assignment), as_version=4).cells):
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "markdown" and cell.source.startswith("## "):
+            core = "*Core path" in cell.source or cell.source.startswith(("## Given", "## The document"))
+        if cell.cell_type != "code" or meta.get("grade"):
+            continue
+        gid = meta.get("grade_id", f"cell {index}")
+        source = answers[gid] if gid in written or gid.startswith("predict") else cell.source
+        try:
+            with contextlib.redirect_stdout(printed):
+                exec(compile(source, gid, "exec"), namespace)
+        except Exception as error:
+            failed[0 if core else 1][gid] = error
+    return namespace, printed.getvalue(), *failed
+
+
+def test_assignment_3_core_path_runs_the_demonstrations_on_the_given_chunkers():
+    ns, printed, failed, _ = run_core_path(A3, {"severed", "q_fix", "q_metadata"})
+    assert failed == {}, failed
+    for name in ("chunk_fixed", "chunk_recursive", "chunk_structured"):
+        assert f"{name}: not written yet -> the demonstrations use the course's given chunker" in printed
+    explorer = ns["tearing_explorer"](ns["lab_fixed"], ns["lab_recursive"], ns["lab_structured"],
+                                      ns["POLICY"], 180, 40, source="policy.md",
+                                      questions=ns["POLICY_QUESTIONS"], judge=ns["answerable"])
+    summary = explorer.children[1].value
+    # Demonstration 1's paragraph: the fixed windows cut one sentence and no number's rule.
+    assert "<span class='sentences-cut'>1</span> of 9" in summary
+    assert "<span class='numbers-cut'>0</span> of 7" in summary
+    stepper = ns["fates_stepper"](ns["lab_fixed"], ns["lab_recursive"], ns["lab_structured"],
+                                  ns["severed"], ns["answerable"], ns["HR_LEAVE"],
+                                  ns["CONTRACTOR_LEAVE"], size=160, overlap=20, source="handbook.md")
+    fates = []
+    for step in (2, 3, 4):
+        stepper.slider.value = step
+        assert "⚠" not in stepper.view.value, stepper.view.value[:300]
+        fates.append(stepper.view.value.split("class='fate fate-")[1].split("'")[0])
+    assert fates == ["lost", "whole", "whole"]  # Demonstration 3's paragraph
+    table = ns["retrieval_table"](ns["POLICY"], ns["LAB_QUERIES"])
+    assert "Error" not in table and table.count("top-1") == 9
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_chunker_the_student_wrote_replaces_the_given_one(when, capsys):
+    from course.lessons.given_chunkers import given_fixed, yours_or_given
+
+    def mine(text, size, overlap):
+        return [text]
+    chosen = yours_or_given("chunk_fixed", {"chunk_fixed": mine} if when == "after" else {},
+                            given_fixed, "text", 10, 2)
+    assert chosen is (mine if when == "after" else given_fixed)
+    assert ("chunk_fixed: yours" if when == "after" else "not defined yet") in capsys.readouterr().out
+
+
+def test_a_chunker_that_loops_is_stood_in_for_within_seconds(capsys):
+    import time
+    from course.lessons.given_chunkers import given_fixed, yours_or_given
+
+    def endless(text, size, overlap):
+        while True:
+            pass
+    started = time.perf_counter()
+    assert yours_or_given("chunk_fixed", {"chunk_fixed": endless}, given_fixed, "t", 5, 1) is given_fixed
+    assert time.perf_counter() - started < 5
+    assert "an endless loop?" in capsys.readouterr().out
+
+
+def test_assignment_5_core_path_measures_evidence_without_the_students_chunkers():
+    written = {"doc_choice", "evidence_recall", "evidence_precision", "evidence_iou",
+               "my_questions", "knowledge", "card_text"}
+    ns, printed, failed, stretch = run_core_path(A5, written)
+    assert failed == {}, failed
+    assert isinstance(stretch["own_chunkers"], NotImplementedError)  # Part 0's stub, as it says
+    assert isinstance(stretch["probe_chunkers"], NameError)  # its probe stops, as it says
+    assert "chunk_fixed" in ns and "chunk_recursive" not in ns
+    box = ns["evidence_explorer"](ns["evidence_recall"], ns["evidence_precision"],
+                                  ns["evidence_iou"], {"policy": (ns["POLICY"], ns["POLICY_QUESTIONS"]),
+                                                       ns["DOC_CHOICE"]: (ns["DOCUMENT"], ns["MY_QUESTIONS"])})
+    for document in box.document.options:
+        box.document.value = document
+        assert box.summary.value.startswith("best recall") and "⚠" not in box.summary.value
