@@ -41,6 +41,8 @@ $(CLASS_VENV)/.installed: pyproject.toml constraints.txt course/hub/constraints-
 	   cp course/hub/proxy/package.json course/hub/proxy/package-lock.json $(CLASS_VENV)/proxy/ && \
 	   cd $(CLASS_VENV)/proxy && npm ci --omit=dev --no-audit --no-fund ) > $(CLASS_VENV)/install.log 2>&1 \
 	   || { tail -n 40 $(CLASS_VENV)/install.log; exit 1; }
+	@mkdir -p $(CLASS_VENV)/share/jupyter/lab/settings
+	@cp student/overrides.json $(CLASS_VENV)/share/jupyter/lab/settings/overrides.json  # no news toast
 	@chmod -R a+rX $(CLASS_VENV)
 	@touch $@
 

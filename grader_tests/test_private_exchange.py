@@ -15,12 +15,12 @@ import pwd
 import secrets
 import shutil
 import stat
-import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 from harness import scratch_course, source_path
+from real_accounts import nbgrader_as, run_as
 from tools import require_for_module
 
 from course.hub import accounts, exchange_folders
@@ -76,22 +76,11 @@ print(json.dumps(dict(tries)))
 
 
 def _as(user: str, *cmd: str, cwd: Path, config: Path, check: bool = True):
-    """Run ``cmd`` as ``user`` (their uid, gid and groups), in their home's environment."""
-    account = pwd.getpwnam(user)
-    env = {"HOME": account.pw_dir, "USER": user, "LOGNAME": user,
-           "PATH": f"{BIN}{os.pathsep}/usr/bin:/bin", "JUPYTER_CONFIG_PATH": str(config),
-           "PYTHONDONTWRITEBYTECODE": "1"}
-    result = subprocess.run(cmd, cwd=cwd, env=env, user=account.pw_uid, group=account.pw_gid,
-                            extra_groups=os.getgrouplist(user, account.pw_gid),
-                            capture_output=True, text=True, timeout=180, check=False)
-    if check:
-        assert result.returncode == 0, f"{user}: {' '.join(cmd[:3])} failed:\n{result.stdout}{result.stderr}"
-    return result
+    return run_as(user, *cmd, cwd=cwd, config=config, check=check)
 
 
 def _nbgrader(user: str, *args: str, cwd: Path, config: Path, exchange: Path, check=True):
-    return _as(user, str(BIN / "nbgrader"), *args, f"--Exchange.root={exchange}",
-               cwd=cwd, config=config, check=check)
+    return nbgrader_as(user, *args, cwd=cwd, config=config, exchange=exchange, check=check)
 
 
 def _feedback_from(root: Path, student: str) -> Path:
