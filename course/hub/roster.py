@@ -36,11 +36,12 @@ def read_class(roster: Path, instructor: str, tas: list[str]) -> Class:
     """The class of ``roster`` (the report's roster: ``student_id,name,…``), its instructor and
     TAs. Raises ValueError naming every id that cannot be an account, and anyone listed twice."""
     rows = _rows(roster)
-    people = Class(instructor, list(tas), list(rows),
-                   {sid: (row.get("name") or "").strip() for sid, row in rows.items()})
+    people = Class(instructor, list(tas), list(dict.fromkeys(sid for sid, _ in rows)),
+                   {sid: (row.get("name") or "").strip() for sid, row in rows})
     problems = [why for why in map(refused, people.everyone) if why]
+    everyone = [instructor, *tas, *(sid for sid, _ in rows)]
     seen: set[str] = set()
-    twice = sorted({p for p in people.everyone if p in seen or seen.add(p)})
+    twice = sorted({p for p in everyone if p in seen or seen.add(p)})
     if twice:
         problems.append("listed more than once (an instructor, TA or student is one of them only): "
                         + ", ".join(twice))
@@ -49,11 +50,12 @@ def read_class(roster: Path, instructor: str, tas: list[str]) -> Class:
     return people
 
 
-def _rows(roster: Path) -> dict[str, dict[str, str]]:
-    """Student id -> row of a CSV with a ``student_id`` column (the report's roster works as it is)."""
+def _rows(roster: Path) -> list[tuple[str, dict[str, str]]]:
+    """(student id, row) of a CSV with a ``student_id`` column (the report's roster works as it is)."""
     with Path(roster).open(newline="", encoding="utf-8-sig") as handle:
         reader = csv.DictReader(handle)
         if "student_id" not in (reader.fieldnames or []):
             raise ValueError(f"{roster}: the roster has no student_id column "
                              "(expected student_id,name,… as for `python -m course report --roster`)")
-        return {row["student_id"].strip(): row for row in reader if (row["student_id"] or "").strip()}
+        return [(row["student_id"].strip(), row) for row in reader
+                if (row["student_id"] or "").strip()]
