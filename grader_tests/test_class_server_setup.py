@@ -41,6 +41,14 @@ def test_a_roster_that_cannot_be_accounts_is_refused_with_every_reason(tmp_path)
     assert people.names["ada"] == "Student ada"
 
 
+def test_a_system_account_is_never_made_a_student(tmp_path):
+    people = read_class(_roster(tmp_path, "root", "daemon", "ada"), "prof", [])
+    assert accounts.system_accounts(people) == ["root", "daemon"]
+    with pytest.raises(ValueError, match="root, daemon"):
+        accounts.make_accounts(people, f"tbcg{TAG}", f"tbcs{TAG}")
+    assert not accounts.exists("ada") and not accounts.exists("prof")
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root (it makes throwaway Unix accounts)")
 def test_accounts_exchange_and_a_course_folder_closed_to_students():
     tmp = Path(tempfile.mkdtemp(prefix="class-setup-"))

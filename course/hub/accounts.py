@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from course.hub.roster import Class
 
+FIRST_UID = 1000                 # below it, the system's accounts (Debian's UID_MIN)
 GRADERS = "course-graders"
 STUDENTS = "course-students"
 
@@ -48,8 +49,18 @@ def ensure_group(name: str) -> int:
         return grp.getgrnam(name).gr_gid
 
 
+def system_accounts(people: Class) -> list[str]:
+    """People whose name is taken by a system account (root, a daemon's): never a class member."""
+    return [name for name in people.everyone if exists(name) and pwd.getpwnam(name).pw_uid < FIRST_UID]
+
+
 def make_accounts(people: Class, graders: str = GRADERS, students: str = STUDENTS) -> Made:
-    """Every person's account, in its group, with a private home; first passwords for new ones."""
+    """Every person's account, in its group, with a private home; first passwords for new ones.
+    Raises ValueError, before making anything, when a name is a system account's."""
+    taken = system_accounts(people)
+    if taken:
+        raise ValueError("these names are the machine's own accounts, not people of the class: "
+                         + ", ".join(taken))
     ensure_group(graders)
     ensure_group(students)
     made = Made({}, [])

@@ -22,6 +22,10 @@ def add_commands(commands) -> None:
     start = steps.add_parser("start", help="run JupyterHub for the class made by `hub accounts`")
     start.add_argument("--ip", default="0.0.0.0", help="address to serve on (default: all)")
     start.add_argument("--port", type=int, default=8000)
+    start.add_argument("--hub-port", type=int, default=8081,
+                       help="the hub's own port on 127.0.0.1 (default 8081)")
+    start.add_argument("--proxy-api-port", type=int, default=8001,
+                       help="the proxy's API port on 127.0.0.1 (default 8001)")
     for step in (accounts, start):
         step.add_argument("--course", type=Path, default=paths.ROOT,
                           help="the course's checkout (default: this one)")
@@ -47,10 +51,10 @@ def accounts(args) -> int:
 
     try:
         people = read_class(args.roster, args.instructor, args.ta)
+        made = make_accounts(people)
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    made = make_accounts(people)
     print(f"accounts: {len(made.created)} made, {len(made.kept)} already there "
           f"({len(people.graders)} graders, {len(people.students)} students)")
     args.state.mkdir(parents=True, exist_ok=True)
@@ -71,7 +75,7 @@ def accounts(args) -> int:
     return 0
 
 
-def server_settings(args, ports: tuple[int, int] = (8081, 8001)):
+def server_settings(args):
     """The hub's settings from ``class.json`` (made by ``hub accounts``) and the options."""
     from course.grading.config import COURSE_ID
     from course.hub.hub_config import ClassServer
@@ -82,7 +86,7 @@ def server_settings(args, ports: tuple[int, int] = (8081, 8001)):
         course_root=str(args.course.resolve()), exchange=str(args.exchange), course_id=COURSE_ID,
         graders=graders, admins=[people["instructor"]], state=str(args.state),
         python_bin=str(paths.CLASS_BIN), proxy=str(paths.PROXY), ip=args.ip, port=args.port,
-        hub_port=ports[0], proxy_api_port=ports[1], allowed=[*graders, *people["students"]])
+        hub_port=args.hub_port, proxy_api_port=args.proxy_api_port, allowed=[*graders, *people["students"]])
 
 
 def launch(server, log: Path) -> subprocess.Popen:

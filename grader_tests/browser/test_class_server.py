@@ -1,12 +1,14 @@
-"""The class server for real: JupyterHub and its proxy, PAM logins of throwaway Unix accounts,
-each person's server spawned as their own user, in headless Chromium.
+"""The class server for real, started with the commands docs/class-server.md gives a TA
+(``python -m course hub accounts``, ``… hub start``): JupyterHub and its proxy, PAM logins of
+throwaway Unix accounts, each person's server spawned as their own user, in headless Chromium.
 
-A student logs in, opens Nbgrader → Assignments, fetches assignment 1 and submits it (the
+A student logs in, opens Nbgrader → Assignment List, fetches assignment 1 and submits it (the
 submission lands in their own folder of the private exchange); the instructor logs in and
 the formgrader opens inside their lab, not blank (nbgrader #1870), while a student's server
 keeps JupyterHub's ``frame-ancestors 'none'``. As root only; the accounts, groups and
 folders are removed afterwards.
 """
+import grp
 import os
 import pwd
 import re
@@ -26,11 +28,8 @@ from playwright.sync_api import expect
 from real_accounts import nbgrader_as
 from tools import require_for_module
 
-from course.hub import accounts, exchange_folders
-from course.hub.cli import launch
-from course.hub.hub_config import ClassServer
-from course.hub.paths import CLASS_BIN, PROXY, missing_software
-from course.hub.roster import Class
+from course.hub import accounts
+from course.hub.paths import CLASS_BIN, missing_software
 
 from .conftest import ARTIFACTS
 from .lab import free_port
@@ -41,7 +40,6 @@ A1 = "01-packing-by-hand"
 COURSE = "tearing-the-book"
 TAG = secrets.token_hex(3)
 INSTRUCTOR, STUDENT = f"tbhi{TAG}", f"tbhs{TAG}"
-GRADERS, STUDENTS = f"tbhg{TAG}", f"tbhs{TAG}g"
 
 require_for_module(None if os.geteuid() == 0 else "needs root (it makes Unix accounts and "
                    "JupyterHub spawns each server as its user)", "the class server")
@@ -77,10 +75,10 @@ def _pids_of(users: list[str]) -> list[int]:
 
 
 def _stop(process, users: list[str]) -> None:
-    """Stop the hub as its operator would (SIGTERM: it stops the servers it spawned and its
-    proxy); then whatever these accounts still run, by pid, so they can be removed."""
+    """Stop ``hub start`` as its operator would (Ctrl-C: the hub stops the servers it spawned
+    and its proxy); then whatever these accounts still run, by pid, so they can be removed."""
     if process.poll() is None:
-        process.terminate()
+        process.send_signal(signal.SIGINT)
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -95,36 +93,45 @@ def _stop(process, users: list[str]) -> None:
 
 @pytest.fixture(scope="module")
 def hub():
+    """The class server started as docs/class-server.md says, with the TA's two commands (on a
+    scratch course, a throwaway roster, an exchange and state folder of its own)."""
     tmp = Path(tempfile.mkdtemp(prefix="class-server-"))
     tmp.chmod(0o755)
-    people = Class(INSTRUCTOR, [], [STUDENT])
+    groups_before = {g.gr_name for g in grp.getgrall()}
+    people = [INSTRUCTOR, STUDENT]
     process = None
     try:
-        made = accounts.make_accounts(people, GRADERS, STUDENTS)
-        exchange = tmp / "exchange"
-        exchange_folders.lay_out(exchange, COURSE, people.students, GRADERS)
         root = scratch_course([A1])
-        for path in (root, *root.rglob("*")):
-            shutil.chown(path, INSTRUCTOR, GRADERS)
+        (tmp / "roster.csv").write_text(f"student_id,name\n{STUDENT},A Student\n")
+        folders = ["--course", str(root), "--exchange", str(tmp / "exchange"),
+                   "--state", str(tmp / "state")]
+        made = subprocess.run([str(CLASS_BIN / "python"), "-m", "course", "hub", "accounts",
+                               str(tmp / "roster.csv"), "--instructor", INSTRUCTOR, *folders],
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert made.returncode == 0, made.stdout + made.stderr
+        passwords = dict(line.split(",", 1) for line in
+                         (tmp / "state" / "first-passwords.csv").read_text().splitlines())
         port = free_port()
-        server = ClassServer(
-            course_root=str(root), exchange=str(exchange), course_id=COURSE,
-            graders=[INSTRUCTOR], admins=[INSTRUCTOR], state=str(tmp / "state"),
-            python_bin=str(CLASS_BIN), proxy=str(PROXY), ip="127.0.0.1", port=port,
-            hub_port=free_port(), proxy_api_port=free_port(), allowed=people.everyone)
-        log = tmp / "jupyterhub.log"
-        process = launch(server, log)
+        log = (tmp / "hub-start.log").open("w")
+        process = subprocess.Popen(
+            [str(CLASS_BIN / "python"), "-m", "course", "hub", "start", "--ip", "127.0.0.1",
+             "--port", str(port), "--hub-port", str(free_port()),
+             "--proxy-api-port", str(free_port()), *folders],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         base = f"http://127.0.0.1:{port}"
         _answering(f"{base}/hub/api/", 60, process)
         nbgrader_as(INSTRUCTOR, "release_assignment", A1, cwd=root,
-                    config=Path(server.state) / "graders", exchange=exchange)
-        yield {"base": base, "passwords": made.created, "exchange": exchange, "log": log}
+                    config=tmp / "state" / "graders", exchange=tmp / "exchange")
+        yield {"base": base, "passwords": passwords, "exchange": tmp / "exchange",
+               "said": tmp / "hub-start.log"}
     finally:
         if process is not None:
-            _stop(process, people.everyone)
-        accounts.remove_accounts(people.everyone, [GRADERS, STUDENTS])
-        if (tmp / "jupyterhub.log").is_file():  # JupyterHub's and the spawned servers' output
-            shutil.copy(tmp / "jupyterhub.log", ARTIFACTS / "class-server-jupyterhub.log")
+            _stop(process, people)
+        accounts.remove_accounts(people, sorted({g.gr_name for g in grp.getgrall()}
+                                                - groups_before))
+        for name in ("state/jupyterhub.log", "hub-start.log"):  # for a look after a failure
+            if (tmp / name).is_file():
+                shutil.copy(tmp / name, ARTIFACTS / f"class-server-{Path(name).name}")
         shutil.rmtree(tmp, ignore_errors=True)
 
 
