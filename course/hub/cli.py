@@ -70,8 +70,10 @@ def accounts(args) -> int:
     print(f"private exchange: {top} (a folder of their own per student)")
     closed = course_folder.close(args.course.resolve())
     print(f"course folder {args.course.resolve()}: {', '.join(closed)} readable by graders only")
-    (args.state / "class.json").write_text(json.dumps(
-        {"instructor": people.instructor, "tas": people.tas, "students": people.students}))
+    roster = os.open(args.state / "class.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(roster, "w") as handle:  # the class's names: root's alone, like the roster
+        json.dump({"instructor": people.instructor, "tas": people.tas,
+                   "students": people.students}, handle)
     return 0
 
 

@@ -7,6 +7,7 @@ database, and a settings folder per role (``graders``, ``students``) that each s
 gets as JUPYTER_CONFIG_PATH, the way ``make lab`` hands JupyterLab ``student/lab-config``.
 """
 import json
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,9 @@ STUDENT_SERVER_OFF = ["nbgrader.server_extensions.formgrader",
 # formgrader tab (an iframe of the same server) is blank (nbgrader #1870). Graders' servers
 # allow their own origin; students' keep JupyterHub's 'none' (docs/class-server.md: why).
 GRADER_CSP = "frame-ancestors 'self'"
+# What JupyterHub keeps in the state folder that no account may read: its database holds every
+# API token (SQLite gives its journal the database's mode), its log every login.
+SECRETS = ["jupyterhub.sqlite", "jupyterhub.log"]  # (JupyterHub makes its cookie secret 0600)
 
 
 @dataclass
@@ -66,6 +70,10 @@ def write_state(server: ClassServer) -> Path:
     state.chmod(0o711)  # the settings folders below are read by every person's server
     for role, grader in (("graders", True), ("students", False)):
         _settings_folder(state / role, server, grader)
+    for secret in SECRETS:  # made root's alone before JupyterHub opens them (it keeps the mode)
+        path = state / secret
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
+        path.chmod(0o600)
     config = state / "jupyterhub_config.py"
     config.write_text('"""The class server\'s JupyterHub (written by `python -m course hub start`)."""\n'
                       "import json\n\nfrom course.hub.hub_config import ClassServer, configure\n\n"

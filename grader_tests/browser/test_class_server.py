@@ -120,6 +120,11 @@ def hub():
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         base = f"http://127.0.0.1:{port}"
         _answering(f"{base}/hub/api/", 60, process)
+        state = tmp / "state"
+        secrets_kept = ["jupyterhub.sqlite", "jupyterhub_cookie_secret", "jupyterhub.log",
+                        "jupyterhub_config.py", "class.json", "first-passwords.csv"]
+        readable = [name for name in secrets_kept if (state / name).stat().st_mode & 0o077]
+        assert not readable, f"the hub's state is readable by other accounts: {readable}"
         nbgrader_as(INSTRUCTOR, "release_assignment", A1, cwd=root,
                     config=tmp / "state" / "graders", exchange=tmp / "exchange")
         yield {"base": base, "passwords": passwords, "exchange": tmp / "exchange",
