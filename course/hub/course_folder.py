@@ -13,7 +13,8 @@ from pathlib import Path
 from course.hub.accounts import GRADERS
 
 GRADERS_ONLY = ["source", ".git", "grader_tests", "submitted", "autograded", "feedback",
-                "exports", "reports", "logs", "gradebook.db", ".demo", ".bench"]
+                "exports", "reports", "logs", "gradebook.db", ".demo", ".bench",
+                "cluster-certs", "exchange"]  # the Dask cluster's keys; a local exchange
 MADE_IF_MISSING = ["submitted", "autograded", "feedback", "exports", "reports", "logs"]
 
 
