@@ -2,6 +2,7 @@
 for the class server's tests."""
 import os
 import pwd
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -27,3 +28,21 @@ def nbgrader_as(user: str, *args: str, cwd: Path, config: Path, exchange: Path, 
     """``nbgrader ARGS`` as ``user`` on the exchange at ``exchange``."""
     return run_as(user, str(CLASS_BIN / "nbgrader"), *args, f"--Exchange.root={exchange}",
                   cwd=cwd, config=config, check=check)
+
+
+def feedback_page(root: Path, student: str, assignment: str, owner: str) -> Path:
+    """A feedback page where ``nbgrader generate_feedback`` writes it for this collected
+    submission, with its timestamp and secret beside it (release_feedback reads them), owned by
+    ``owner`` as if that grader had generated it. (Grading is tested elsewhere.)"""
+    from harness import source_path
+
+    submitted = root / "submitted" / student / assignment
+    folder = root / "feedback" / student / assignment
+    folder.mkdir(parents=True)
+    for name in ("timestamp.txt", "submission_secret.txt"):
+        shutil.copy(submitted / name, folder / name)
+    page = folder / f"{source_path(assignment).stem}.html"
+    page.write_text(f"<html><body>feedback for {student}: 40 / 40</body></html>")
+    for path in (root / "feedback", root / "feedback" / student, folder, *folder.iterdir()):
+        shutil.chown(path, owner)
+    return page

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from harness import scratch_course, source_path
-from real_accounts import nbgrader_as, run_as
+from real_accounts import feedback_page, nbgrader_as, run_as
 from tools import require_for_module
 
 from course.hub import accounts, exchange_folders
@@ -83,19 +83,6 @@ def _nbgrader(user: str, *args: str, cwd: Path, config: Path, exchange: Path, ch
     return nbgrader_as(user, *args, cwd=cwd, config=config, exchange=exchange, check=check)
 
 
-def _feedback_from(root: Path, student: str) -> Path:
-    """The feedback page nbgrader's generate_feedback writes for this collected submission,
-    with its timestamp and secret beside it (release_feedback reads them)."""
-    submitted = root / "submitted" / student / A1
-    folder = root / "feedback" / student / A1
-    folder.mkdir(parents=True)
-    for name in ("timestamp.txt", "submission_secret.txt"):
-        shutil.copy(submitted / name, folder / name)
-    page = folder / f"{source_path(A1).stem}.html"
-    page.write_text(f"<html><body>feedback for {student}: 40 / 40</body></html>")
-    return page
-
-
 @pytest.fixture(scope="module")
 def server():
     tmp = Path(tempfile.mkdtemp(prefix="private-exchange-"))  # pytest's own is root's only
@@ -132,10 +119,7 @@ def cycle(server):
     _nbgrader(INSTRUCTOR, "collect", A1, cwd=root, config=graders, exchange=exchange)
     pages = {}
     for student in homes:
-        pages[student] = _feedback_from(root, student)
-        shutil.chown(root / "feedback", INSTRUCTOR, GRADERS)
-        for path in (root / "feedback").rglob("*"):
-            shutil.chown(path, INSTRUCTOR, GRADERS)
+        pages[student] = feedback_page(root, student, A1, INSTRUCTOR)
     _nbgrader(INSTRUCTOR, "release_feedback", A1, cwd=root, config=graders, exchange=exchange)
     fetched = {}
     for student, home in homes.items():

@@ -5,7 +5,8 @@ throwaway Unix accounts, each person's server spawned as their own user, in head
 A student logs in, opens Nbgrader → Assignment List, fetches assignment 1 and submits it (the
 submission lands in their own folder of the private exchange); the instructor logs in and
 the formgrader opens inside their lab, not blank (nbgrader #1870), while a student's server
-keeps JupyterHub's ``frame-ancestors 'none'``. As root only; the accounts, groups and
+keeps JupyterHub's ``frame-ancestors 'none'``; the instructor collects and releases feedback,
+and the student fetches it from the same tab. As root only; the accounts, groups and
 folders are removed afterwards.
 """
 import grp
@@ -25,7 +26,7 @@ from pathlib import Path
 import pytest
 from harness import scratch_course
 from playwright.sync_api import expect
-from real_accounts import nbgrader_as
+from real_accounts import feedback_page, nbgrader_as
 from tools import require_for_module
 
 from course.hub import accounts
@@ -128,7 +129,7 @@ def hub():
         nbgrader_as(INSTRUCTOR, "release_assignment", A1, cwd=root,
                     config=tmp / "state" / "graders", exchange=tmp / "exchange")
         yield {"base": base, "passwords": passwords, "exchange": tmp / "exchange",
-               "said": tmp / "hub-start.log"}
+               "root": root, "graders": tmp / "state" / "graders"}
     finally:
         if process is not None:
             _stop(process, people)
@@ -194,5 +195,34 @@ def test_the_formgrader_opens_inside_the_instructors_lab(browser, hub, artifacts
         expect(frame.locator("body")).to_contain_text("Manage Assignments", timeout=30_000)
         expect(frame.locator("body")).to_contain_text(A1, timeout=30_000)
         page.screenshot(path=str(artifacts / "class-server-formgrader.png"))
+    finally:
+        context.close()
+
+
+def test_the_student_fetches_their_feedback_in_the_lab(browser, hub, artifacts):
+    """After the submission above: the instructor collects and releases feedback (into the
+    student's own feedback folder); the student's Assignment List offers it, fetches it with
+    its button, and links to it."""
+    own = {"cwd": hub["root"], "config": hub["graders"], "exchange": hub["exchange"]}
+    nbgrader_as(INSTRUCTOR, "collect", A1, **own)
+    feedback_page(hub["root"], STUDENT, A1, INSTRUCTOR)
+    nbgrader_as(INSTRUCTOR, "release_feedback", A1, **own)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = None
+    try:
+        page = _log_in(context, hub, STUDENT)
+        _nbgrader_menu(page, "Assignment List")
+        submitted = page.locator("#submitted_assignments_list")
+        expect(submitted).to_contain_text("feedback available to fetch", timeout=30_000)
+        submitted.get_by_role("button", name="Fetch Feedback").click()
+        expect(submitted).to_contain_text("view feedback", timeout=30_000)
+        page.screenshot(path=str(artifacts / "class-server-student-feedback.png"))
+        home = Path(pwd.getpwnam(STUDENT).pw_dir)
+        assert [p.read_text() for p in (home / A1 / "feedback").rglob("*.html")] == \
+            [f"<html><body>feedback for {STUDENT}: 40 / 40</body></html>"]
+    except Exception:
+        if page is not None:
+            page.screenshot(path=str(artifacts / "FAILED-class-server-feedback.png"))
+        raise
     finally:
         context.close()
