@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from course.hub import paths
+from course.hub.accounts import GRADERS, STUDENTS
 
 
 def add_commands(commands) -> None:
@@ -19,6 +20,10 @@ def add_commands(commands) -> None:
     accounts.add_argument("roster", type=Path, help="CSV with a student_id column (and name)")
     accounts.add_argument("--instructor", required=True, help="the instructor's account name")
     accounts.add_argument("--ta", action="append", default=[], help="a TA's account (repeat)")
+    accounts.add_argument("--graders-group", default=GRADERS,
+                          help=f"the instructor's and TAs' group (default {GRADERS})")
+    accounts.add_argument("--students-group", default=STUDENTS,
+                          help=f"the students' group (default {STUDENTS})")
     start = steps.add_parser("start", help="run JupyterHub for the class made by `hub accounts`")
     start.add_argument("--ip", default="0.0.0.0", help="address to serve on (default: all)")
     start.add_argument("--port", type=int, default=8000)
@@ -51,7 +56,7 @@ def accounts(args) -> int:
 
     try:
         people = read_class(args.roster, args.instructor, args.ta)
-        made = make_accounts(people)
+        made = make_accounts(people, args.graders_group, args.students_group)
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -66,9 +71,10 @@ def accounts(args) -> int:
             handle.writelines(f"{name},{word}\n" for name, word in made.created.items())
         print(f"first passwords of the new accounts: {passwords} (root only; hand them out, "
               "then remove it)")
-    top = exchange_folders.lay_out(args.exchange, COURSE_ID, people.students)
+    top = exchange_folders.lay_out(args.exchange, COURSE_ID, people.students,
+                                   args.graders_group)
     print(f"private exchange: {top} (a folder of their own per student)")
-    closed = course_folder.close(args.course.resolve())
+    closed = course_folder.close(args.course.resolve(), args.graders_group)
     print(f"course folder {args.course.resolve()}: {', '.join(closed)} readable by graders only")
     roster = os.open(args.state / "class.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(roster, "w") as handle:  # the class's names: root's alone, like the roster

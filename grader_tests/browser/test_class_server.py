@@ -9,7 +9,6 @@ keeps JupyterHub's ``frame-ancestors 'none'``; the instructor collects and relea
 and the student fetches it from the same tab. As root only; the accounts, groups and
 folders are removed afterwards.
 """
-import grp
 import os
 import pwd
 import re
@@ -41,6 +40,7 @@ A1 = "01-packing-by-hand"
 COURSE = "tearing-the-book"
 TAG = secrets.token_hex(3)
 INSTRUCTOR, STUDENT = f"tbhi{TAG}", f"tbhs{TAG}"
+GRADERS, STUDENTS = f"tbhg{TAG}", f"tbhsg{TAG}"  # throwaway groups, not the machine's own
 
 require_for_module(None if os.geteuid() == 0 else "needs root (it makes Unix accounts and "
                    "JupyterHub spawns each server as its user)", "the class server")
@@ -98,7 +98,6 @@ def hub():
     scratch course, a throwaway roster, an exchange and state folder of its own)."""
     tmp = Path(tempfile.mkdtemp(prefix="class-server-"))
     tmp.chmod(0o755)
-    groups_before = {g.gr_name for g in grp.getgrall()}
     people = [INSTRUCTOR, STUDENT]
     process = None
     try:
@@ -107,7 +106,8 @@ def hub():
         folders = ["--course", str(root), "--exchange", str(tmp / "exchange"),
                    "--state", str(tmp / "state")]
         made = subprocess.run([str(CLASS_BIN / "python"), "-m", "course", "hub", "accounts",
-                               str(tmp / "roster.csv"), "--instructor", INSTRUCTOR, *folders],
+                               str(tmp / "roster.csv"), "--instructor", INSTRUCTOR, *folders,
+                               "--graders-group", GRADERS, "--students-group", STUDENTS],
                               capture_output=True, text=True, timeout=120, check=False)
         assert made.returncode == 0, made.stdout + made.stderr
         passwords = dict(line.split(",", 1) for line in
@@ -133,8 +133,7 @@ def hub():
     finally:
         if process is not None:
             _stop(process, people)
-        accounts.remove_accounts(people, sorted({g.gr_name for g in grp.getgrall()}
-                                                - groups_before))
+        accounts.remove_accounts(people, [GRADERS, STUDENTS])
         for name in ("state/jupyterhub.log", "hub-start.log"):  # for a look after a failure
             if (tmp / name).is_file():
                 shutil.copy(tmp / name, ARTIFACTS / f"class-server-{Path(name).name}")
