@@ -4,7 +4,7 @@ PY     := $(VENV)/bin/python
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export MPLBACKEND := Agg
 
-.PHONY: install demo test check release lab formgrader grade bench wheel clean-grading
+.PHONY: install demo test check release lab formgrader grade bench wheel clean-grading hub-install hub
 
 A    ?= 01-packing-by-hand
 JOBS ?=
@@ -20,6 +20,37 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	@touch $@
 
 install: $(VENV)/.installed
+
+## The class server's software (docs/class-server.md): the course and JupyterHub in a venv
+## every account can run (from SERVER_PYTHON, a Python outside any private home), and the
+## proxy from npm at the version course/hub/proxy/package-lock.json pins.
+## (constraints.txt, less what course/hub/constraints-override.txt pins for the system's Python)
+SERVER_PYTHON ?= /usr/bin/python3
+CLASS_VENV    := $(VENV)/class-server
+$(CLASS_VENV)/.installed: pyproject.toml constraints.txt course/hub/constraints-override.txt \
+                          course/hub/proxy/package-lock.json
+	@echo "installing the class server into $(CLASS_VENV)/ (log: $(CLASS_VENV)/install.log) …"
+	@test -x $(CLASS_VENV)/bin/python || $(SERVER_PYTHON) -m venv $(CLASS_VENV)
+	@( $(CLASS_VENV)/bin/python -m pip install --upgrade pip && \
+	   sed -n 's/^\([A-Za-z0-9_.-]*\)==.*/^\1==/p' course/hub/constraints-override.txt \
+	     > $(CLASS_VENV)/overridden.txt && \
+	   grep -v -f $(CLASS_VENV)/overridden.txt constraints.txt \
+	     | cat - course/hub/constraints-override.txt > $(CLASS_VENV)/constraints.txt && \
+	   $(CLASS_VENV)/bin/python -m pip install -c $(CLASS_VENV)/constraints.txt -e '.[hub]' && \
+	   mkdir -p $(CLASS_VENV)/proxy && \
+	   cp course/hub/proxy/package.json course/hub/proxy/package-lock.json $(CLASS_VENV)/proxy/ && \
+	   cd $(CLASS_VENV)/proxy && npm ci --omit=dev --no-audit --no-fund ) > $(CLASS_VENV)/install.log 2>&1 \
+	   || { tail -n 40 $(CLASS_VENV)/install.log; exit 1; }
+	@mkdir -p $(CLASS_VENV)/share/jupyter/lab/settings
+	@cp student/overrides.json $(CLASS_VENV)/share/jupyter/lab/settings/overrides.json  # no news toast
+	@chmod -R a+rX $(CLASS_VENV)
+	@touch $@
+
+hub-install: install $(CLASS_VENV)/.installed
+
+## Start the class server (as root): ROSTER's accounts must exist (python -m course hub accounts).
+hub: hub-install
+	$(CLASS_VENV)/bin/python -m course hub start $(HUB_ARGS)
 
 ## The main job: releases, a synthetic class, autograde, feedback, grades CSV, grade table.
 demo: install

@@ -10,6 +10,10 @@
     python -m course export A                feedback and CSVs again, for every student the
                                              gradebook knows (after manual grading, or when
                                              several TAs share one gradebook)
+    python -m course hub accounts ROSTER --instructor NAME [--ta NAME]
+                                             the class server's accounts, private exchange,
+                                             course folder closed to students (as root)
+    python -m course hub start [--port N]    JupyterHub for that class (docs/class-server.md)
 """
 from __future__ import annotations
 
@@ -452,7 +456,14 @@ def main(argv=None) -> int:
     certs.add_argument("--host", action="append", default=[],
                        help="a name or address of the scheduler's machine to put in the "
                             "certificates (repeat; Dask checks the authority, not the name)")
+    from course.hub.cli import add_commands
+
+    add_commands(commands)
     args = parser.parse_args(argv)
+    if args.command == "hub":
+        from course.hub.cli import run
+
+        return run(args)
     if args.command == "cluster-certs":
         from course.grading.cluster.certs import make_certs
 
