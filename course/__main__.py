@@ -281,9 +281,8 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead, stop) ->
         return 1
     from course.grading.feedback.not_graded import rewrite_held_feedback, write_not_graded_pages
     from course.grading.gradebook.withdraw import withdraw
-    from course.grading.intake.handed_in import db_url
 
-    cycle.problems += withdraw(root, db_url(root), cycle.outcomes)  # the latest grading counts
+    cycle.problems += withdraw(root, cycle.outcomes)  # the latest grading counts
     write_not_graded_pages(root, cycle.outcomes)
     cycle.problems += rewrite_held_feedback(root, cycle.outcomes)
     print(summary(cycle.outcomes, cycle.problems))

@@ -389,3 +389,61 @@ def test_a_stopped_postgresql_server_is_named_once_and_blamed_on_no_one(stopped_
     assert outcome.reason.startswith(f"the gradebook at {shown} cannot be reached ("), outcome
     assert outcome.reason.endswith("): start it and grade again"), outcome
     assert "db upgrade" not in outcome.reason and "BACK UP" not in outcome.reason, outcome
+
+
+# --- a batch-wide fault, through the TA's command ------------------------------------------
+
+def test_a_gradebook_gone_mid_class_stops_the_batch_in_one_line_and_the_rerun_finishes():
+    """The real ``course grade`` of a class of four on a PostgreSQL gradebook, the server stopped
+    while the second student is judged: the batch stops handing out (every student after would
+    meet it), says the cause in one line, exits 1, and keeps the first student; once the server
+    is back, the rerun keeps that student and grades the other three."""
+    import csv
+    import sys
+
+    from course.grading.course_dir import tool_env
+
+    require("bwrap", bwrap_found(), "grading is sandboxed")
+    if scratch_postgres.server_bin() is None:
+        (pytest.fail if under_ci() else pytest.skip)(scratch_postgres.HOW_TO_GET_ONE)
+    with scratch_postgres.scratch_server() as url, pytest.MonkeyPatch.context() as env:
+        env.setenv("COURSE_GRADEBOOK_URL", url)
+        root = scratch_course([A1])
+        class_ = {"a-first": submission(A1), "b-stopped": _slow(), "c-later": submission(A1),
+                  "d-later": submission(A1)}
+        for student, nb in class_.items():
+            (root / "submitted" / student / A1).mkdir(parents=True)
+            (root / "submitted" / student / A1 / NAME).write_text(json.dumps(nb))
+        command = [sys.executable, "-m", "course", "grade", A1, "--jobs", "1", "--course", str(root)]
+
+        def stop():
+            _pg_ctl(url, "-m", "immediate", "stop")
+            return "stopped"
+        watcher = Watcher(root, {"b-stopped": (stop, 1)})
+        try:
+            with watcher:
+                first = subprocess.run(command, capture_output=True, text=True, env=tool_env(),
+                                       timeout=600)
+        finally:
+            if watcher.done:
+                folder = url.rsplit("host=", 1)[1]
+                _pg_ctl(url, "start", "-o", f"-k {folder} -c listen_addresses='' -c fsync=off")
+        said = first.stdout + first.stderr
+        assert watcher.done == [("b-stopped", 0, "stopped")], "the server never stopped"
+        assert first.returncode == 1, said[-3000:]
+        assert "Traceback" not in said and "db upgrade" not in said and "BACK UP" not in said, said
+        errors = [line for line in first.stderr.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1 and "cannot be reached" in errors[0], first.stderr
+        assert "s3cret" not in said
+        assert not any(f"{late}: graded" in first.stdout for late in ("c-later", "d-later")), \
+            "the batch went on handing out students after the gradebook was gone"
+
+        second = subprocess.run(command, capture_output=True, text=True, env=tool_env(),
+                                timeout=600)
+        assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
+        assert "1 of 4 already graded and unchanged: kept" in " ".join(second.stdout.split())
+        with (root / "exports" / f"{A1}-grades.csv").open(newline="") as handle:
+            grades = {r["student_id"]: (r["status"], r["score"]) for r in csv.DictReader(handle)}
+        assert grades["a-first"] == ("graded", f"{FULL:g}"), grades
+        assert grades["c-later"] == ("graded", f"{FULL:g}") == grades["d-later"], grades
+        assert grades["b-stopped"][0] == "graded", grades

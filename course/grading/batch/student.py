@@ -51,8 +51,8 @@ def _worker(tasks, results, root: str, settings: dict | None, feedback: bool,
         graded_from = resume.fingerprint(Path(root), assignment, student)
         outcome, problem = grade_one(api, Path(root), assignment, student, feedback)
         if outcome.status == Status.NOT_GRADED:  # no earlier score stays live (withdraw)
-            problem = "; ".join(filter(None, [problem, *withdraw(Path(root), db_url(Path(root)),
-                                                                  [outcome])]))
+            problem = "; ".join(filter(None, [problem, *withdraw(Path(root), [outcome],
+                                                                  db_url(Path(root)))]))
         resume.keep(db_url(Path(root)), outcome, graded_from)  # durable before it is reported
         results.put(("done", student, (outcome, problem)))
 

@@ -20,14 +20,20 @@ from course.grading.outcome import Outcome, Status
 from course.grading.submissions import open_below
 
 
-def withdraw(root: Path, db_url: str, outcomes: list[Outcome]) -> list[str]:
-    """Remove the gradebook's score and the autograded copy of each not-graded outcome.
+def withdraw(root: Path, outcomes: list[Outcome], db_url: str | None = None) -> list[str]:
+    """Remove the gradebook's score and the autograded copy of each not-graded outcome (the
+    gradebook's URL read from the course's settings unless given: only when there is one).
     Returns the problems a TA must hear about (what could not be removed, and why)."""
     problems = []
     gone = [o for o in outcomes if o.status == Status.NOT_GRADED and not unsafe_id(o.student_id)]
     if not gone:
         return problems
     from nbgrader.api import Gradebook, MissingEntry
+
+    if db_url is None:
+        from course.grading.intake.handed_in import db_url as course_db_url
+
+        db_url = course_db_url(root)
 
     try:
         gradebook = Gradebook(db_url)
