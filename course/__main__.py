@@ -42,7 +42,7 @@ def grade(args) -> int:
     try:
         with folder_lock(root, args.assignment):
             stop = _stop(args)
-            if not _registered(args):
+            if not (_gradebook_answers(root) and _registered(args)):
                 return 1
             workers = None if args.cluster else _start_workers(args)
             try:
@@ -78,6 +78,30 @@ def _plan(args, root: Path):
     if made.said(len(students)):
         print(_wrapped(made.said(len(students))), flush=True)
     return made
+
+
+def _gradebook_answers(root: Path) -> bool:
+    """A gradebook on a server (PostgreSQL) answers before grading starts; if not, why, in one
+    line. An SQLite gradebook is made by the first grading when it is not there yet."""
+    url, _ = _gradebook_and_course(root)
+    if url.startswith("sqlite"):
+        return True
+    from sqlalchemy import create_engine, pool, text
+
+    from course.grading.batch.faults import gradebook_reason
+
+    engine = create_engine(url, poolclass=pool.NullPool, connect_args={"connect_timeout": 5})
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+        return True
+    except Exception as error:
+        cause = str(getattr(error, "orig", None) or error).strip().splitlines() or [""]
+        print(f"error: {gradebook_reason(url, cause[0][:200] or type(error).__name__)}",
+              file=sys.stderr)
+        return False
+    finally:
+        engine.dispose()
 
 
 def _gradebook_lock(args):

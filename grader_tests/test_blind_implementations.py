@@ -63,3 +63,34 @@ def test_blind_students_through_the_real_autograder(number):
     for name, score in scores.items():
         lost = sum(points[test] for test in superseded.get(name, ()))
         assert isinstance(score, tuple) and score[1] > 0 and score[0] == score[1] - lost, f"{name}: {score}"
+
+
+# Assignment 5's evidence measures (Part 5): three students written blind on 2026-12-04. The
+# rest of their notebook is the reference's, so every test passes or the evidence cells lost it.
+A5 = "05-own-docs-verdict"
+
+
+def _a5_students() -> dict:
+    return importlib.import_module("implementations.blind.a5_evidence").BLIND
+
+
+@pytest.fixture(scope="module")
+def a5_reference():
+    """What the reference loses in process: the card's items, whose notes file only a real
+    submission folder holds (the real autograder's test below has it)."""
+    return score_in_process(A5)
+
+
+@pytest.mark.parametrize("name", sorted(_a5_students()))
+def test_blind_a5_evidence_student_earns_every_point(name, a5_reference):
+    report = score_in_process(A5, _a5_students()[name])
+    assert set(report.failures) == set(a5_reference.failures), f"{name}: {report.summary()}"
+    assert report.total == a5_reference.total, f"{name}: {report.summary()}"
+
+
+@pytest.mark.slow
+def test_blind_a5_evidence_students_through_the_real_autograder():
+    reference = autograde(A5, {"reference": submission(A5)})["reference"]
+    scores = autograde(A5, {name: submission(A5, cells) for name, cells in _a5_students().items()})
+    assert isinstance(reference, tuple) and reference[0] > 0, reference
+    assert scores == {name: reference for name in _a5_students()}, scores

@@ -447,3 +447,24 @@ def test_a_gradebook_gone_mid_class_stops_the_batch_in_one_line_and_the_rerun_fi
         assert grades["a-first"] == ("graded", f"{FULL:g}"), grades
         assert grades["c-later"] == ("graded", f"{FULL:g}") == grades["d-later"], grades
         assert grades["b-stopped"][0] == "graded", grades
+
+
+def test_a_gradebook_server_down_before_the_run_is_one_line():
+    """PostgreSQL not running when the TA types ``course grade``: one line naming it (no
+    password), not "could not be recorded from source/" or a traceback; nothing graded."""
+    import sys
+
+    from course.grading.course_dir import tool_env
+
+    root = scratch_course([A1])
+    (root / "submitted" / "ann" / A1).mkdir(parents=True)
+    (root / "submitted" / "ann" / A1 / NAME).write_text(json.dumps(submission(A1)))
+    env = dict(tool_env(), COURSE_GRADEBOOK_URL=f"postgresql+psycopg://grader:s3cret@/gradebook"
+                                                  f"?host={root / 'no-server'}")
+    done = subprocess.run([sys.executable, "-m", "course", "grade", A1, "--course", str(root)],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr.startswith("error: the gradebook at postgresql+psycopg://grader@/gradebook"
+                                  ), done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "s3cret" not in done.stderr, done.stderr
+    assert "grading " not in done.stdout and not (root / "autograded").exists()

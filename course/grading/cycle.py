@@ -57,8 +57,12 @@ def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | 
     fingerprints = plan.fingerprints if plan is not None else None
     exported = (finisher.export(outcomes, fingerprints)
                 if finisher is not None and cluster is None else None)
-    grades_csv, tasks_csv = exported or export_outcomes(
-        root, assignment, outcomes if cluster is None else None, fingerprints)
+    try:
+        grades_csv, tasks_csv = exported or export_outcomes(
+            root, assignment, outcomes if cluster is None else None, fingerprints)
+    except Exception as error:
+        _unreachable_gradebook_said(root, assignment, error)
+        raise
     not_reached = []
     if plan is not None:
         now = {o.student_id: o for o in outcomes}
@@ -67,6 +71,23 @@ def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | 
                     if s in now or s in plan.kept]
     return Cycle(outcomes, grades_csv, tasks_csv, run_log(root, assignment), problems,
                  not_reached)
+
+
+def _unreachable_gradebook_said(root: Path, assignment: str, error: Exception) -> None:
+    """A gradebook gone by the export (the server stopped) as the batch's one line
+    (``GradingStopped``); any other failure is left to its caller."""
+    from course.grading.batch.faults import gradebook_reason, gradebook_unreachable, is_disk_full
+    from course.grading.batch.pool import GradingStopped
+
+    if is_disk_full(error):
+        return  # said in one line by the command (``atomic_write.DiskFull``)
+    url = db_url(root)
+    cause = gradebook_unreachable(url)
+    if cause is not None:
+        raise GradingStopped(
+            f"{gradebook_reason(url, cause)}. No CSV was written; the students graded before "
+            f"are kept in the gradebook, and `python -m course export {assignment}` writes "
+            "the CSVs once it is back") from None
 
 
 def export_outcomes(root: Path, assignment: str, outcomes: list[Outcome] | None,
