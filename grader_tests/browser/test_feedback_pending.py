@@ -51,7 +51,7 @@ def test_no_number_is_shown_for_a_pending_cell_and_no_mark_scheme(context, artif
             heading = _heading_of(tab, grade_id)
             assert "Score" not in heading and f"awaits a TA's grading ({points} points)" in heading
             assert f"? / {points}" in summary
-        assert "Part 3 · The verdict" in summary and "5.6 · The card's reasons" in summary
+        assert "Part 3 · The verdict" in summary and "6.6 · The card's reasons" in summary
         named_by_id = [line for line in summary.splitlines()
                        if line.startswith(("verdict", "card_reasons"))]
         assert not named_by_id, f"the summary names a task by its id: {named_by_id}"
