@@ -144,13 +144,24 @@ def _replace_submission(root, student, overrides):
     return act
 
 
+def _replace_with_link(root, student):
+    """The notebook swapped for a link to a host file while it is graded: the second grading
+    must check the new copy as the first one was checked, never follow it."""
+    def act():
+        folder = root / "submitted" / student / A1
+        os.symlink("/etc/passwd", folder / f".{NAME}.link")
+        os.replace(folder / f".{NAME}.link", folder / NAME)
+        return "linked"
+    return act
+
+
 @pytest.fixture(scope="module")
 def faulty():
     require("bwrap", bwrap_found(), "grading is sandboxed")
     root = scratch_course([A1])
     students = {name: _slow() for name in (
         "a-reference", "b-judge-dies-once", "c-judge-dies-twice", "d-kernel-killed-once",
-        "e-template-dies-twice", "g-changed-once", "h-changed-twice")}
+        "e-template-dies-twice", "g-changed-once", "h-changed-twice", "i-linked-meanwhile")}
     students["f-exits-in-a-call"] = submission(A1)
     for cell in students["f-exits-in-a-call"].cells:
         if cell.metadata.get("nbgrader", {}).get("grade_id") == "understanding":
@@ -165,6 +176,7 @@ def faulty():
         "e-template-dies-twice": (lambda: _kill(templates(root)), 2),
         "g-changed-once": (_replace_submission(root, "g-changed-once", BROKEN), 1),
         "h-changed-twice": (_replace_submission(root, "h-changed-twice", BROKEN), 2),
+        "i-linked-meanwhile": (_replace_with_link(root, "i-linked-meanwhile"), 1),
     }
     with Watcher(root, plan) as watcher:
         outcomes = batch.grade(A1, root, jobs=1, budget=300, progress=lambda *a, **k: None)
@@ -236,6 +248,16 @@ def test_a_submission_replaced_twice_is_not_graded(faulty):
     assert (outcome.status, outcome.score, outcome.fault) == (Status.NOT_GRADED, None,
                                                               Fault.CHANGED), outcome
     assert outcome.reason == "the submission changed while it was graded (twice)", outcome
+
+
+def test_a_submission_swapped_for_a_link_while_graded_is_checked_again(faulty):
+    _did(faulty, "i-linked-meanwhile", 1)
+    outcome = faulty["outcomes"]["i-linked-meanwhile"]
+    assert (outcome.status, outcome.score) == (Status.NOT_GRADED, None), outcome
+    assert "is a symbolic link (links are never followed)" in outcome.reason, outcome
+    graded = faulty["root"] / "autograded" / "i-linked-meanwhile" / A1
+    assert not any("root:" in p.read_text(errors="replace") for p in graded.glob("*")), \
+        "the host file reached the graded copy"
 
 
 # --- a full disk, an unreadable gradebook --------------------------------------------------

@@ -210,6 +210,9 @@ def _autograde(api, root: Path, assignment: str, student: str) -> Outcome:
     for attempt in range(2):
         if attempt:
             _use_template(root)  # a template that died is replaced for the second grading
+            problem = unreadable(submitted)  # a copy put there meanwhile is checked as the first
+            if problem:
+                return Outcome(student, assignment, Status.NOT_GRADED, None, None, problem)
         started = time.time()
         before = faults.fingerprint(submitted)
         with runs.recorded() as notebooks:
