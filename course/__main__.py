@@ -86,22 +86,13 @@ def _gradebook_answers(root: Path) -> bool:
     url, _ = _gradebook_and_course(root)
     if url.startswith("sqlite"):
         return True
-    from sqlalchemy import create_engine, pool, text
+    from course.grading.batch.faults import gradebook_reason, gradebook_unreachable
 
-    from course.grading.batch.faults import gradebook_reason
-
-    engine = create_engine(url, poolclass=pool.NullPool, connect_args={"connect_timeout": 5})
-    try:
-        with engine.connect() as connection:
-            connection.execute(text("SELECT 1"))
+    cause = gradebook_unreachable(url, "SELECT 1")  # a new gradebook has no tables yet
+    if cause is None:
         return True
-    except Exception as error:
-        cause = str(getattr(error, "orig", None) or error).strip().splitlines() or [""]
-        print(f"error: {gradebook_reason(url, cause[0][:200] or type(error).__name__)}",
-              file=sys.stderr)
-        return False
-    finally:
-        engine.dispose()
+    print(f"error: {gradebook_reason(url, cause)}", file=sys.stderr)
+    return False
 
 
 def _gradebook_lock(args):

@@ -371,6 +371,12 @@ def _pg_ctl(url: str, *args: str) -> None:
                    check=True, capture_output=True, timeout=120)
 
 
+def _pg_start(url: str) -> None:
+    """Start again the scratch server a test stopped (so that it can be removed)."""
+    folder = url.rsplit("host=", 1)[1]
+    _pg_ctl(url, "start", "-o", f"-k {folder} -c listen_addresses='' -c fsync=off")
+
+
 @pytest.fixture(scope="module")
 def stopped_postgres():
     """One student graded on a PostgreSQL gradebook, then the server stopped while the next
@@ -396,8 +402,7 @@ def stopped_postgres():
                                        progress=lambda *a, **k: None)
         finally:
             if watcher.done:
-                folder = url.rsplit("host=", 1)[1]
-                _pg_ctl(url, "start", "-o", f"-k {folder} -c listen_addresses='' -c fsync=off")
+                _pg_start(url)
         yield dict(url=url, first=first[0], outcome=outcomes[0], done=watcher.done)
 
 
@@ -448,8 +453,7 @@ def test_a_gradebook_gone_mid_class_stops_the_batch_in_one_line_and_the_rerun_fi
                                        timeout=600)
         finally:
             if watcher.done:
-                folder = url.rsplit("host=", 1)[1]
-                _pg_ctl(url, "start", "-o", f"-k {folder} -c listen_addresses='' -c fsync=off")
+                _pg_start(url)
         said = first.stdout + first.stderr
         assert watcher.done == [("b-stopped", 0, "stopped")], "the server never stopped"
         assert first.returncode == 1, said[-3000:]

@@ -76,9 +76,9 @@ def shown_url(url: str) -> str:
         return "the course's gradebook"
 
 
-def gradebook_unreachable(url: str) -> str | None:
-    """Why the gradebook at ``url`` cannot be read now (one line), or None when a query of its
-    assignments answers. An SQLite file is opened as it is, never created."""
+def gradebook_unreachable(url: str, query: str = "SELECT count(*) FROM assignment") -> str | None:
+    """Why the gradebook at ``url`` cannot be read now (one line), or None when ``query`` (by
+    default, of its assignments) answers. An SQLite file is opened as it is, never created."""
     try:
         if url.startswith("sqlite:///"):
             path = url[len("sqlite:///"):]
@@ -86,7 +86,7 @@ def gradebook_unreachable(url: str) -> str | None:
                 return f"{path} is not there"
             try:
                 with sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=5) as db:
-                    db.execute("SELECT count(*) FROM assignment").fetchone()
+                    db.execute(query).fetchone()
             except sqlite3.OperationalError as error:
                 if "database is locked" in str(error):
                     return None  # busy with another writer: there, and retried as such
@@ -98,7 +98,7 @@ def gradebook_unreachable(url: str) -> str | None:
                                connect_args={"connect_timeout": 5})
         try:
             with engine.connect() as connection:
-                connection.execute(text("SELECT count(*) FROM assignment")).scalar()
+                connection.execute(text(query)).scalar()
         finally:
             engine.dispose()
         return None
