@@ -2,8 +2,9 @@
 
 Issue 40, item 6. The recorder is the reference submission with every answer cell followed by
 code that wraps each graded function it defines: the wrapper keeps the text of every argument it
-is given (the hidden tests' inputs among them) and, in the test phase, now and then answers with
-what it kept, in one of two modes:
+is given (the hidden tests' inputs among them) and, in the test phase, answers honestly to the
+first two calls of each function (a test's visible part, often one call, passes) and then, now
+and then, with what it kept, in one of two modes:
 
 * objects (``plain=False``): an object whose ``__repr__``, ``__str__``, ``__format__`` and class
   ``__name__`` give back what it kept (newest first), or an exception whose message and class
@@ -62,15 +63,14 @@ def _leak_error():
     return type(_kept_text()[:200], (ValueError,), {})(_kept_text())
 
 
-def _plain_answer(function, args, kwargs):
+def _plain_answer(function, args, kwargs, turn):
     for name in _VALUES:
         globals()[name] = _kept_text()
-    turn = _CALLS[0] % 5
-    if turn == 2:
-        raise ValueError(_kept_text())
     if turn == 3:
         return _kept_text()
     if turn == 4:
+        raise ValueError(_kept_text())
+    if turn == 0:
         return [text[:80] for text in reversed(_KEPT)][:50]
     return function(*args, **kwargs)
 
@@ -80,16 +80,16 @@ def _record(function):
         _KEPT.extend(_text(a) for a in (*args, *kwargs.values()))
         if "_course_judge" not in _sys.modules:  # the student's own cells: honest answers
             return function(*args, **kwargs)
-        _CALLS[0] += 1
+        _CALLS[function.__name__] = turn = (_CALLS.get(function.__name__, 0) + 1) % 5
         if _PLAIN:
-            return _plain_answer(function, args, kwargs)
+            return _plain_answer(function, args, kwargs, turn)
         if not _ARMED:
             _ARMED.append(True)
             for name in _VALUES:
                 globals()[name] = _leak()
-        if _CALLS[0] % 5 == 3:
+        if turn == 3:
             return _leak()
-        if _CALLS[0] % 5 == 4:
+        if turn == 4:
             raise _leak_error()
         return function(*args, **kwargs)
     recorded._recorded = True
@@ -97,7 +97,7 @@ def _record(function):
 
 
 _KEPT = globals().setdefault("_KEPT", [])
-_CALLS = globals().setdefault("_CALLS", [0])
+_CALLS = globals().setdefault("_CALLS", {})  # function name -> its calls in the test phase
 _ARMED = globals().setdefault("_ARMED", [])
 _VALUES = globals().setdefault("_VALUES", [])
 '''

@@ -149,7 +149,7 @@ def test_feedback_summaries_group_failures_by_rule_without_secrets(graded):
         assert f"Summary: {total:g} of 40 points" in text
     partly = visible_text(_summary(root, "partly-done"))
     assert "Summary: 24 of 40 points" in partly
-    assert "two small chunks" in partly and "None when no chunk holds the evidence" in partly
+    assert "two small chunks" in partly and "found nowhere: None (not -1)" in partly
     reread = partly[partly.index("What to reread"):]
     assert "2b · chunk_sizes(chunks) (3 points)" in reread and "Q1 ·" not in reread
     assert "AssertionError" not in partly

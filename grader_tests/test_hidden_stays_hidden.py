@@ -214,8 +214,20 @@ def test_a_recorder_gets_no_hidden_input_into_its_feedback(recorded, assignment,
         assert "an object of a type the grader does not take" in shown
     if marks:
         assert WITHHELD in shown
-        if RECORDERS[student]:
-            assert "not quoted: the grader handed your code a hidden test's input" in shown
+
+
+NOT_QUOTED = "not quoted: the grader handed your code a hidden test's input"
+
+
+def test_plain_data_after_hidden_calls_is_not_quoted(recorded):
+    """Where the plain recorder's text or list of text (not an error) is what a check receives
+    after hidden calls, the check names its type and quotes nothing. Which assignment's check
+    meets which of the recorder's answers first is the recorder's rhythm, so this is asked of
+    the class: most assignments meet it, and none quotes (the test above)."""
+    root, _, inputs = recorded
+    met = [a for a in ASSIGNMENTS if leak_marks(*inputs[a], release_path(a).read_text())
+           and NOT_QUOTED in _what_the_student_gets(root, "plain-recorder", a)[0]]
+    assert len(met) >= 4, met
 
 
 def test_the_recorder_had_hidden_inputs_to_leak_on_every_assignment_that_calls(recorded):

@@ -244,8 +244,11 @@ def test_course_check_names_each_failing_test_and_exits_1(ran, scratch):
     done = course_check(venv, notebook)
     assert done.returncode == 1, done.stdout + done.stderr
     tests = grade_ids(notebook)
-    named = re.findall(r"^✗ (\w+): \w+Error", done.stdout, re.M)
+    named = re.findall(r"^✗ (\w+): \S", done.stdout, re.M)
     assert named == tests, done.stdout  # every stub is unanswered, so every test cell fails
+    unwritten = re.findall(r"^✗ (\w+): .*\(not written yet: it raises NotImplementedError\)$",
+                           done.stdout, re.M)
+    assert unwritten and set(unwritten) < set(tests), done.stdout  # the stubs say so, by name
     assert f"{len(tests)} of {len(tests)} test cells failed" in done.stdout
     assert done.stderr == "", done.stderr
 
