@@ -5,14 +5,16 @@ on) and checks that the notebook states the measured value, so the text cannot d
 the student's own code will show.
 """
 import re
+from functools import partial
 
 import nbformat
 import pytest
 
 from course.grading.course_dir import ROOT, notebooks
 from course.grading.submissions import solutions
-from course.lessons.documents import HR_LEAVE, POLICY, POLICY_QUESTIONS, POLICY_WITH_PER_DIEM
+from course.lessons.documents import CONTRACTOR_LEAVE, HR_LEAVE, POLICY, POLICY_QUESTIONS, POLICY_WITH_PER_DIEM
 from course.lessons.flashcard_decks import DECKS
+from course.lessons.given_chunkers import given_recursive, given_sections
 from course.lessons.retriever import top_k
 from course.lessons.sample_texts import SAMPLES
 from course.lessons.semantic import NOTES, TfidfEmbedder
@@ -75,6 +77,28 @@ def test_a3_employee_leave_rules_picks_the_contractors_subsection(a3):
         (best, _), = top_k("employee leave rules", texts, 1)
         assert chunks[best]["heading_path"][-1] == "3.2 Contractors"
     assert "Employees\", which is not \"employee\"" in _text("03-three-tearings")
+
+
+def test_a3_fates_step5_recursive_top1_is_the_contractors_tail(a3):
+    """Demonstration 3's note says what the stepper's step 5 shows (issue 44 follow-up: it once
+    said the employees' section outranks the recursive chunk): the recursive top-1 is chunk 4,
+    the tail of the contractors' section, with no part of the answer; the clause is third."""
+    evidence = CONTRACTOR_LEAVE.evidence
+    for recursive in (a3["chunk_recursive"], partial(given_recursive, length=len)):
+        chunks = recursive(HR_LEAVE, 160)
+        ranked = [i for i, _ in top_k(CONTRACTOR_LEAVE.text, chunks, 3)]
+        assert ranked[0] == 4 and chunks[4].strip() == "three months accrue no parental leave."
+        assert not any(part in chunks[4] for part in evidence)
+        assert _answerable([chunks[3]], evidence) and ranked[2] == 3
+        assert "Employees receive" in chunks[ranked[1]]
+    for structured in (a3["chunk_structured"], partial(given_sections, length=len)):
+        chunks = [c["text"] for c in structured(HR_LEAVE, "handbook.md", max_size=160)]
+        (best, _), = top_k(CONTRACTOR_LEAVE.text, chunks, 1)
+        assert _answerable([chunks[best]], evidence) and "3.2 Contractors" in chunks[best]
+    text = _text("03-three-tearings")
+    assert "top-1 is chunk 4, the tail of the contractors' section" in text
+    assert "chunk 3 comes only third, after the employees' section" in text
+    assert "the employees' section outranks it" not in text
 
 
 def test_a2_token_costs_of_500_characters():
