@@ -12,6 +12,7 @@ import pytest
 
 from course.grading.course_dir import ROOT, notebooks
 from course.grading.submissions import solutions
+from course.lessons.boundary_damage import damage, sentence_spans
 from course.lessons.documents import CONTRACTOR_LEAVE, HR_LEAVE, POLICY, POLICY_QUESTIONS, POLICY_WITH_PER_DIEM
 from course.lessons.flashcard_decks import DECKS
 from course.lessons.given_chunkers import given_recursive, given_sections
@@ -99,6 +100,29 @@ def test_a3_fates_step5_recursive_top1_is_the_contractors_tail(a3):
     assert "top-1 is chunk 4, the tail of the contractors' section" in text
     assert "chunk 3 comes only third, after the employees' section" in text
     assert "the employees' section outranks it" not in text
+
+
+def test_a3_demonstration_one_counts_what_the_glossary_calls_cut(a3):
+    """At 180/40 window boundaries fall inside several sentences that the next window holds
+    whole; the explorer (``boundary_damage``) counts only sentences whole in no chunk, so the
+    question and the glossary must say that "cut" means whole in no chunk (a student once
+    counted every boundary inside a sentence)."""
+    chunks = a3["chunk_fixed"](POLICY, 180, 40)
+    counted = damage(POLICY, chunks).cut
+    ends, at = [], 0
+    for chunk in chunks:
+        ends.append(at + len(chunk))
+        at += 180 - 40
+    crossed = [(s, e) for s, e in sentence_spans(POLICY) if any(s < end < e for end in ends[:-1])]
+    assert len(counted) == 1 and len(crossed) > len(counted)
+    demo = " ".join(" ".join(c.source.split()) for c in _cells("03-three-tearings")
+                    if c.cell_type == "markdown" and "## Demonstration 1" in c.source)
+    assert "how many are whole in **no** chunk?" in demo and "is not cut" in demo
+    glossary = " ".join(" ".join(c.source.split()) for c in _cells("01-packing-by-hand")
+                        if c.cell_type == "markdown" and "| **cut** |" in c.source)
+    assert "and no chunk holds the unit whole" in glossary
+    for path in ("README.md", "docs/lessons.md"):
+        assert "and no chunk holds the unit whole" in " ".join((ROOT / path).read_text().split())
 
 
 def test_a2_token_costs_of_500_characters():
