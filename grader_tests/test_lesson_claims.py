@@ -69,7 +69,7 @@ def test_a3_default_separators_cut_the_hotel_rule_and_sentence_first_keeps_it(a3
     text = _text("03-three-tearings")
     assert 'separators=("\\n\\n", ". ", "\\n", " ", "")' in text
     assert f"is {max(map(len, whole))} characters" in text
-    assert '(on hard-wrapped prose, `". "` before a line break)' in text
+    assert '(`". "` tried before `"\\n"`)' in text
 
 
 def test_a3_employee_leave_rules_picks_the_contractors_subsection(a3):
@@ -123,6 +123,17 @@ def test_a3_demonstration_one_counts_what_the_glossary_calls_cut(a3):
     assert "and no chunk holds the unit whole" in glossary
     for path in ("README.md", "docs/lessons.md"):
         assert "and no chunk holds the unit whole" in " ".join((ROOT / path).read_text().split())
+
+
+def test_a3_part5_is_answered_from_the_core_path_and_revealed_on_it():
+    """Part 5 once said "answer them from the contracts above": the stretch Part 3 contract,
+    which states Q2's answer. A core student answers from the core path; the notes after
+    Demonstrations 1 and 3 (both core) show the answers."""
+    cells = _cells("03-three-tearings")
+    part5 = next(c.source for c in cells if c.source.startswith("## Part 5"))
+    assert "contracts above" not in part5 and "none of the stretch contracts" in " ".join(part5.split())
+    after3 = [c.source for c in cells if c.cell_type == "markdown" and "Step 5 is the point" in c.source]
+    assert len(after3) == 1 and "That is Part 5's Q2 on the core path" in " ".join(after3[0].split())
 
 
 def test_a2_token_costs_of_500_characters():
