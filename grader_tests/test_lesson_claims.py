@@ -5,14 +5,17 @@ on) and checks that the notebook states the measured value, so the text cannot d
 the student's own code will show.
 """
 import re
+from functools import partial
 
 import nbformat
 import pytest
 
 from course.grading.course_dir import ROOT, notebooks
 from course.grading.submissions import solutions
-from course.lessons.documents import HR_LEAVE, POLICY, POLICY_QUESTIONS, POLICY_WITH_PER_DIEM
+from course.lessons.boundary_damage import damage, sentence_spans
+from course.lessons.documents import CONTRACTOR_LEAVE, HR_LEAVE, POLICY, POLICY_QUESTIONS, POLICY_WITH_PER_DIEM
 from course.lessons.flashcard_decks import DECKS
+from course.lessons.given_chunkers import given_recursive, given_sections
 from course.lessons.retriever import top_k
 from course.lessons.sample_texts import SAMPLES
 from course.lessons.semantic import NOTES, TfidfEmbedder
@@ -66,7 +69,7 @@ def test_a3_default_separators_cut_the_hotel_rule_and_sentence_first_keeps_it(a3
     text = _text("03-three-tearings")
     assert 'separators=("\\n\\n", ". ", "\\n", " ", "")' in text
     assert f"is {max(map(len, whole))} characters" in text
-    assert '(on hard-wrapped prose, `". "` before a line break)' in text
+    assert '(`". "` tried before `"\\n"`)' in text
 
 
 def test_a3_employee_leave_rules_picks_the_contractors_subsection(a3):
@@ -75,6 +78,62 @@ def test_a3_employee_leave_rules_picks_the_contractors_subsection(a3):
         (best, _), = top_k("employee leave rules", texts, 1)
         assert chunks[best]["heading_path"][-1] == "3.2 Contractors"
     assert "Employees\", which is not \"employee\"" in _text("03-three-tearings")
+
+
+def test_a3_fates_step5_recursive_top1_is_the_contractors_tail(a3):
+    """Demonstration 3's note says what the stepper's step 5 shows (issue 44 follow-up: it once
+    said the employees' section outranks the recursive chunk): the recursive top-1 is chunk 4,
+    the tail of the contractors' section, with no part of the answer; the clause is third."""
+    evidence = CONTRACTOR_LEAVE.evidence
+    for recursive in (a3["chunk_recursive"], partial(given_recursive, length=len)):
+        chunks = recursive(HR_LEAVE, 160)
+        ranked = [i for i, _ in top_k(CONTRACTOR_LEAVE.text, chunks, 3)]
+        assert ranked[0] == 4 and chunks[4].strip() == "three months accrue no parental leave."
+        assert not any(part in chunks[4] for part in evidence)
+        assert _answerable([chunks[3]], evidence) and ranked[2] == 3
+        assert "Employees receive" in chunks[ranked[1]]
+    for structured in (a3["chunk_structured"], partial(given_sections, length=len)):
+        chunks = [c["text"] for c in structured(HR_LEAVE, "handbook.md", max_size=160)]
+        (best, _), = top_k(CONTRACTOR_LEAVE.text, chunks, 1)
+        assert _answerable([chunks[best]], evidence) and "3.2 Contractors" in chunks[best]
+    text = _text("03-three-tearings")
+    assert "top-1 is chunk 4, the tail of the contractors' section" in text
+    assert "chunk 3 comes only third, after the employees' section" in text
+    assert "the employees' section outranks it" not in text
+
+
+def test_a3_demonstration_one_counts_what_the_glossary_calls_cut(a3):
+    """At 180/40 window boundaries fall inside several sentences that the next window holds
+    whole; the explorer (``boundary_damage``) counts only sentences whole in no chunk, so the
+    question and the glossary must say that "cut" means whole in no chunk (a student once
+    counted every boundary inside a sentence)."""
+    chunks = a3["chunk_fixed"](POLICY, 180, 40)
+    counted = damage(POLICY, chunks).cut
+    ends, at = [], 0
+    for chunk in chunks:
+        ends.append(at + len(chunk))
+        at += 180 - 40
+    crossed = [(s, e) for s, e in sentence_spans(POLICY) if any(s < end < e for end in ends[:-1])]
+    assert len(counted) == 1 and len(crossed) > len(counted)
+    demo = " ".join(" ".join(c.source.split()) for c in _cells("03-three-tearings")
+                    if c.cell_type == "markdown" and "## Demonstration 1" in c.source)
+    assert "how many are whole in **no** chunk?" in demo and "is not cut" in demo
+    glossary = " ".join(" ".join(c.source.split()) for c in _cells("01-packing-by-hand")
+                        if c.cell_type == "markdown" and "| **cut** |" in c.source)
+    assert "and no chunk holds the unit whole" in glossary
+    for path in ("README.md", "docs/lessons.md"):
+        assert "and no chunk holds the unit whole" in " ".join((ROOT / path).read_text().split())
+
+
+def test_a3_part5_is_answered_from_the_core_path_and_revealed_on_it():
+    """Part 5 once said "answer them from the contracts above": the stretch Part 3 contract,
+    which states Q2's answer. A core student answers from the core path; the notes after
+    Demonstrations 1 and 3 (both core) show the answers."""
+    cells = _cells("03-three-tearings")
+    part5 = next(c.source for c in cells if c.source.startswith("## Part 5"))
+    assert "contracts above" not in part5 and "none of the stretch contracts" in " ".join(part5.split())
+    after3 = [c.source for c in cells if c.cell_type == "markdown" and "Step 5 is the point" in c.source]
+    assert len(after3) == 1 and "That is Part 5's Q2 on the core path" in " ".join(after3[0].split())
 
 
 def test_a2_token_costs_of_500_characters():

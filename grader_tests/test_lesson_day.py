@@ -202,3 +202,39 @@ def test_parts_carry_markers_where_the_day_needs_them():
     marked = {a: {label for label, _, _ in part_markers(a)} for a in ASSIGNMENTS}
     assert len(marked["03-three-tearings"]) >= 7 and len(marked["05-own-docs-verdict"]) >= 6
     assert len(marked["04-table-rescue"]) == 6
+
+
+def stretch_pointers_on_the_core_path(assignment) -> list[str]:
+    """Places in a core part's text that send the student to a stretch part ("Part 6",
+    "Demonstration 5") without saying it is stretch."""
+    cells = _cells(assignment)
+    table = {label: path for label, _, path in _PART_ROW.findall(cells[0].source)}
+
+    def path_of(kind, number):
+        key = f"{number} ·" if kind == "Part" else f"demonstration {number} ·"
+        return next((p for label, p in table.items() if label.startswith(key)), None)
+
+    found, here = [], None
+    for cell in cells[1:]:
+        head = re.match(r"## (Part|Demonstration) (\d+) ", cell.source)
+        if cell.cell_type == "markdown" and head:
+            here = path_of(head.group(1), head.group(2))
+        elif cell.cell_type == "markdown" and cell.source.startswith("## "):
+            here = None
+        if here != "core" or cell.cell_type != "markdown":
+            continue
+        text = " ".join(cell.source.split())
+        for match in re.finditer(r"\b(Part|Demonstration) (\d+)\b", text):
+            if match.start() < 3 and text.startswith("## "):
+                continue
+            near = text[max(0, match.start() - 60):match.end() + 60].lower()
+            if path_of(*match.groups()) == "stretch" and "stretch" not in near:
+                found.append(f"{assignment}: …{near}…")
+    return found
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_core_path_says_when_it_points_at_stretch(assignment):
+    """A4's Part 1 once said "You will see the answer side by side in Part 6" and "The explorer
+    in Part 5": both stretch, and a core student did not know it would not get there."""
+    assert not stretch_pointers_on_the_core_path(assignment)

@@ -76,6 +76,22 @@ def test_no_option_signal(strategy):
         f"'{strategy}' hits {hits:g} of {len(QUESTIONS)} right answers, chance {chance:.1f} ({detail})"
 
 
+def detailed(opts: dict[str, str]) -> set[str]:
+    """The options that carry a parenthetical or code: the precise-looking ones."""
+    return {letter for letter, text in opts.items() if re.search(r"[(`]", text)}
+
+
+def test_the_right_option_is_not_the_only_detailed_one():
+    """A student once picked A3's Q1 because only its right option had a precise parenthetical
+    (`". "` before a line break); the right option must not be alone in its detail."""
+    alone = [f"{label}={right}" for label, right, opts in QUESTIONS if detailed(opts) == {right}]
+    assert not alone, f"the right option is the only one with a parenthetical or code: {alone}"
+
+
+def test_the_detail_check_sees_a_lone_parenthetical():
+    assert detailed({"A": "more overlap", "B": "cut at sentence ends (`. ` first)", "C": "x"}) == {"B"}
+
+
 def test_the_measure_sees_the_old_signal():
     """The options as review found them (right one the longest, mostly first) fail the test."""
     old = [(f"q{i}", "A", {"A": "x" * 90, "B": "x" * 30, "C": "x" * 40}) for i in range(9)]

@@ -59,7 +59,8 @@ DECKS: dict[str, list[Card]] = {
              'line, newline, sentence end, space, hard cut) and merge pieces up to the limit. '
              'Structure-aware: one chunk per section under its heading.'),
         Card('Cut, severed, lost: what does each word mean?',
-             'Cut: a chunk boundary falls inside a unit (a sentence, a rule, a table row). '
+             'Cut: a chunk boundary falls inside a unit (a sentence, a rule, a table row) and '
+             'no chunk holds it whole (overlap can repair a cut). '
              'Severed: every part of an answer survives, but in different chunks. Lost: a part is '
              'in no chunk whole, so no chunk can ever show it.'),
         Card("Why prefix a chunk's text with its heading path, e.g. 'Policy > Travel: …'?",
