@@ -121,7 +121,7 @@ class TableChunksPlot:
 
     Everything that never changes (axes, row labels, caption) is rendered once and kept as a
     background; a redraw restores it and draws only the grid, its lines, the cut marks and the
-    title (blitting), then encodes the PNG. That keeps a redraw far below 100 ms.
+    title (blitting), then encodes the PNG, so a slider's redraw keeps up with the hand.
     """
 
     def __init__(self, rows, figsize=(7, 3.2), dpi=72):

@@ -63,7 +63,7 @@ def prepare_once(root: Path, batch: str | None = None) -> None:
     workers, so the TA's command hands out the class without loading nbgrader first. The
     first worker of a ``batch`` writes its name in the lock file once the gradebook is ready:
     the batch's other workers, finding it there, go straight to their first student instead
-    of opening the gradebook in turn (the third of three started 0.4 s after the first)."""
+    of opening the gradebook in turn."""
     folder = root / "logs"
     folder.mkdir(exist_ok=True)
     with open(folder / ".gradebook.lock", "a+") as lock:

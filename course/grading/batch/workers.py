@@ -40,7 +40,7 @@ MAX_JOBS = 8  # each worker and its kernel hold a few hundred MB
 def default_jobs() -> int:
     """One grading worker per core, and one more: grading is bound by CPU (docs/grading.md,
     "Where the time goes"), but each worker waits on its kernel and its judge between their
-    turns, and the extra worker uses those gaps (40 A1 students on 2 cores: 11.7 -> 10.7 s)."""
+    turns, and the extra worker uses those gaps (docs/performance.md)."""
     return max(1, min(MAX_JOBS, (os.cpu_count() or 1) + 1))
 
 
@@ -113,7 +113,7 @@ class Workers:
         """``count`` workers, started now. The fork server starts first, here: it has the
         more to load (what the workers need and, told the ``assignment`` they will grade, what
         their first student would do: ``batch.warm``), and started second it was still alone
-        at it for 0.25 s after the mother was done. Their warm templates are forked from one
+        at it after the mother was done. Their warm templates are forked from one
         warm ``template.Mother``, which warms up meanwhile, then forks a template for each
         worker, which takes it over. A worker started later (in place of one that died) begins
         its own."""

@@ -2,8 +2,8 @@
 once per student in a long-lived grading worker.
 
 * Compiled templates are kept for the life of the process (a jinja bytecode cache), so each
-  student's page is rendered, not its templates parsed and compiled again (0.2 s a page).
-* The page is not re-parsed with BeautifulSoup afterwards (0.3 s a page) just to add two
+  student's page is rendered, not its templates parsed and compiled again.
+* The page is not re-parsed with BeautifulSoup afterwards just to add two
   accessibility touches: the missing ``alt`` text of images and ``tabindex`` on input and
   output areas are added to nbconvert's own markup directly.
 * What is the same on every student's page (the lessons' markdown, the instructor's code) is

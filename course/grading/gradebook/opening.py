@@ -76,7 +76,7 @@ def open_cheaply() -> None:
 @contextlib.contextmanager
 def connections_kept():
     """Within: gradebooks closed leave their connections pooled for the next opening (a new
-    SQLite connection costs 0.7 ms of CPU); at the end every such engine's pool is emptied."""
+    SQLite connection is not free); at the end every such engine's pool is emptied."""
     with _LOCK:
         _kept["depth"] += 1
     try:

@@ -2,7 +2,7 @@
 
 * told its connection file and the course's options (``kernel.OPTIONS``) as the configuration
   they parse to, not as a command line. Parsing one builds an argparse parser of every option
-  of every class the app configures, a fifth of an app's start (10 ms of each kernel's CPU);
+  of every class the app configures, a large part of an app's start;
 * each cell's input transformed once, not twice (``transformed_once``).
 
 A kernel started cold (``kernel.LAUNCH``, by the kernelspec's launcher in bubblewrap) parses

@@ -52,8 +52,8 @@ class PromptClient(AsyncKernelClient):
     """jupyter_client's async client, ready when the kernel has answered ``kernel_info`` on the
     shell channel and shown that request's end (its ``idle`` status) on IOPub.
 
-    Upstream waits the same way, then drains IOPub until it has been silent for 0.2 s: a fixed
-    fifth of a second on every kernel's start (a third of a warm kernel's). Nothing is left to
+    Upstream waits the same way, then drains IOPub until it has been silent for a while, a
+    fixed wait on every kernel's start. Nothing is left to
     drain here: ``idle`` is the last message of the request, and nbclient reads only the
     messages of its own requests. A kernel that dies, or stays silent past ``timeout``, fails
     with upstream's own messages (``execute.died_at_start`` reads them)."""

@@ -110,9 +110,8 @@ class SandboxProvisioner(LocalProvisioner):
     async def _bound(self, sockets: list[str]) -> bool:
         """Wait until the kernel has bound ``sockets`` (or ended, or ``SOCKETS_WAIT``; False
         then). A client
-        that connects earlier waits for ZeroMQ's reconnect (0.1 s), and its first
-        kernel_info reply comes before its IOPub is subscribed, so jupyter_client waits 0.2 s
-        more and asks again: a third of each warm kernel's start."""
+        that connects earlier waits for ZeroMQ's reconnect, and its first kernel_info reply
+        comes before its IOPub is subscribed, so jupyter_client waits and asks again."""
         deadline = time.monotonic() + SOCKETS_WAIT
         while sockets and not runtime_folder.bound(self.runtime, sockets):
             if time.monotonic() > deadline or (self.process and self.process.poll() is not None):

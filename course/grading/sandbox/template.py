@@ -41,8 +41,8 @@ NOT_FOR_KERNELS = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOC
 # What each graded kernel and the course's notebooks import: loaded once, here.
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
                 "course.grading.sandbox.kernel_app",
-                # what a kernel's start imports besides: its debugger (debugpy, 70 ms of each
-                # kernel's CPU), IPython's debugger, completions, %store and history
+                # what a kernel's start imports besides: its debugger (debugpy), IPython's
+                # debugger, completions, %store and history
                 "ipykernel.debugger", "IPython.core.debugger", "IPython.core.completerlib",
                 "IPython.extensions.storemagic", "sqlite3",
                 "IPython.core.completer", "matplotlib_inline.backend_inline", "ipywidgets",
@@ -78,7 +78,7 @@ def warm_up() -> None:
 def _format_a_traceback() -> None:
     """Format an error of the template's own as a kernel's shell formats a student's: what
     IPython loads and caches for its first traceback is then loaded in every kernel forked
-    (a kernel's first error cost 33 ms of its CPU, 8-11 ms after this)."""
+    (each kernel's first error then costs it a fraction of its CPU)."""
     from ipykernel.zmqshell import ZMQInteractiveShell
     from IPython.core import ultratb
 
