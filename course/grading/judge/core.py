@@ -1,7 +1,7 @@
 """Judge test cells outside the student's kernel: the kernel only answers questions.
 
 A test cell never reaches the student's kernel. The judge runs it in a process of its own,
-sandboxed (``judge_sandbox.py``), in a namespace where every name the cell does not define
+sandboxed (``judge/sandbox.py``), in a namespace where every name the cell does not define
 itself is asked of the kernel: a value the student defined comes back as a plain value
 (``in_kernel``'s wire format, exact types kept), a function comes back as a ``KernelFunction``
 whose calls send their inputs to the kernel and return what the student's function returned or
@@ -329,7 +329,7 @@ class Judge:
     """Runs the test cells of one notebook against one kernel.
 
     ``link`` is anything with ``ask(payload, timeout=None) -> dict`` and ``end()``: the relay to
-    the grader in the judge's sandbox (``judge_sandbox.Relay``), or a ``kernel_link.Link``.
+    the grader in the judge's sandbox (``judge.sandbox.Relay``), or a ``kernel_link.Link``.
     """
 
     def __init__(self, link, folder: str):

@@ -4,7 +4,7 @@ The grader sends the kernel one cell that runs ``in_kernel.serve`` and connects 
 socket in the kernel's runtime folder (the grader's, which the kernel cannot write); the judge's
 requests (fetch a name, call a function) then travel over that socket as text. The grader only
 forwards them: it never reads a student's value (the judge does, in a sandbox of its own:
-``judge_sandbox.py``). Restarting, interrupting and bounding a kernel that does not answer stay
+``judge/sandbox.py``). Restarting, interrupting and bounding a kernel that does not answer stay
 here, with the kernel's manager.
 """
 import json

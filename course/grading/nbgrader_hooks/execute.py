@@ -67,7 +67,7 @@ class GradingExecute(Execute):
 
     def preprocess(self, nb, resources=None, km=None):
         """Run the notebook: every student cell in the kernel, in order, then every test cell,
-        judged outside the kernel (``judge_sandbox.py``). So nothing a student's code prints
+        judged outside the kernel (``judge/sandbox.py``). So nothing a student's code prints
         or writes can follow a hidden test's inputs into the notebook the student gets back.
         What happened is recorded in ``self.notebook_run`` (``runs.NotebookRun``)."""
         self.notebook_run = runs.start(((resources or {}).get("nbgrader") or {}).get("notebook", ""))

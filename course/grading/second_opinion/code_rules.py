@@ -1,6 +1,6 @@
 """What one piece of student code does that a TA should see, read from its syntax tree.
 
-The rules behind the grader's second opinion (``tamper.py``): code that changes anything
+The rules behind the grader's second opinion (``second_opinion/scan.py``): code that changes anything
 imported from the course, the built-ins, sys or the IPython shell; hooks the interpreter or the
 shell; walks frames, tracebacks, generators or the object graph to other code's globals; names
 the grader's files or other processes; opens sockets or raw memory; escapes in a shell; or runs
