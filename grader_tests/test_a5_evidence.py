@@ -153,12 +153,17 @@ def test_explorer_redraws_quickly_and_reports_a_broken_metric():
     assert "best precision" in box.summary.value
 
     def broken(retrieved, evidence):
+        return 1 / 0
+
+    def stub(retrieved, evidence):  # the release's answer cell, not written yet
         raise NotImplementedError()
     box = evidence_explorer(broken, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS),
                                                      "mine": (POLICY, [("q w e", ["no such"])])})
     assert "function failed" in box.summary.value
     box.document.value = "mine"
     assert "not in the document" in box.summary.value
+    box = evidence_explorer(stub, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS)})
+    assert box.summary.value.startswith("your recall function is not written yet")
 
 
 # --- the real autograder ------------------------------------------------------------------

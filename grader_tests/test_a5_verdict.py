@@ -504,6 +504,21 @@ def test_exhibit_explorer_shows_the_students_chunks_with_evidence():
     assert "1</b> of 2 parts" in box.view.value
 
 
+def test_exhibit_explorer_counts_the_answers_severed_and_marks_them():
+    """Finding the card's exhibit once meant reading every row for a split answer; the explorer
+    counts the severed answers and marks each (the card's check, ``severed_queries``)."""
+    fixed, _, _ = _reference_chunkers()
+    box = decision_card.exhibit_explorer(fixed, POLICY, LAB_QUERIES, size=180, overlap=40)
+    assert "answers severed: <b class='severed'>0</b> of 3" in box.view.value
+    assert "(severed)" not in box.view.value
+    box.slider.value = 120
+    box.overlap_slider.value = 20
+    severed = decision_card.severed_queries(fixed(POLICY, 120, 20), POLICY, LAB_QUERIES)
+    assert len(severed) == 2
+    assert "answers severed: <b class='severed'>2</b> of 3" in box.view.value
+    assert box.view.value.count("(severed)") >= 2
+
+
 # --- the source notebook runs clean, top to bottom ------------------------------------------
 
 def test_source_notebook_runs_clean_with_the_reference_card():

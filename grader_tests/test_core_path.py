@@ -1,7 +1,7 @@
 """The lesson day's core path runs as its notebooks say: a student who writes only the core
-answers (assignment 3's ``severed`` and predictions; assignment 5's document, evidence
-measures, questions and predictions) sees every core demonstration work on the course's given
-chunkers, not an error message."""
+answers (assignment 3's ``severed`` and predictions; assignment 5's document, ``evidence_recall``,
+questions and predictions) sees every core demonstration work on the course's given chunkers,
+not an error message."""
 import contextlib
 import io
 
@@ -14,19 +14,29 @@ from harness import release_path, source_path
 A3, A5 = "03-three-tearings", "05-own-docs-verdict"
 
 
+def cells_on_paths(assignment):
+    """(cell, on the core path?) for each cell of the release: a section is core when its
+    heading cell says "*Core path" or gives the lab something ("## Given", "## The document"),
+    and a "### " subsection of it whose heading says "*Stretch" is stretch."""
+    part_core = core = True  # the setup before the first part
+    for cell in nbformat.read(release_path(assignment), as_version=4).cells:
+        if cell.cell_type == "markdown" and cell.source.startswith("## "):
+            part_core = core = "*Core path" in cell.source or \
+                cell.source.startswith(("## Given", "## The document"))
+        elif cell.cell_type == "markdown" and cell.source.startswith("### "):
+            core = part_core and "*Stretch" not in cell.source
+        yield cell, core
+
+
 def run_core_path(assignment, written) -> tuple[dict, str, dict, dict]:
     """Run the release's code cells in order with the answer cells ``written`` filled in from
     the solution; a stub (or a stretch cell that needs one) raises and is passed by, as a
     student on the core path passes it. Returns (namespace, printed text, {grade id: error} in
-    core sections, the same in stretch sections); a section is core when its heading cell says
-    "*Core path" or gives the lab something ("## Given", "## The document")."""
+    core sections, the same in stretch sections, as ``cells_on_paths`` tells them apart)."""
     answers = solutions(nbformat.read(source_path(assignment), as_version=4))
     namespace, printed, failed = {}, io.StringIO(), ({}, {})
-    core = True  # the setup before the first part
-    for index, cell in enumerate(nbformat.read(release_path(assignment), as_version=4).cells):
+    for index, (cell, core) in enumerate(cells_on_paths(assignment)):
         meta = cell.metadata.get("nbgrader", {})
-        if cell.cell_type == "markdown" and cell.source.startswith("## "):
-            core = "*Core path" in cell.source or cell.source.startswith(("## Given", "## The document"))
         if cell.cell_type != "code" or meta.get("grade"):
             continue
         gid = meta.get("grade_id", f"cell {index}")
@@ -90,12 +100,14 @@ def test_a_chunker_that_loops_is_stood_in_for_within_seconds(capsys):
 
 
 def test_assignment_5_core_path_measures_evidence_without_the_students_chunkers():
-    written = {"doc_choice", "evidence_recall", "evidence_precision", "evidence_iou",
-               "my_questions", "knowledge", "card_text"}
+    """The core path writes ``evidence_recall`` only: precision and IoU (5.2–5.3) are stretch,
+    and the explorer says so when the student switches to them, rather than an empty plot."""
+    written = {"doc_choice", "evidence_recall", "my_questions", "knowledge", "card_text"}
     ns, printed, failed, stretch = run_core_path(A5, written)
     assert failed == {}, failed
     assert isinstance(stretch["own_chunkers"], NotImplementedError)  # Part 0's stub, as it says
     assert isinstance(stretch["probe_chunkers"], NameError)  # its probe stops, as it says
+    assert {"test_evidence_precision", "test_evidence_iou"} <= _stretch_tests(A5)
     assert "chunk_fixed" in ns and "chunk_recursive" not in ns
     box = ns["evidence_explorer"](ns["evidence_recall"], ns["evidence_precision"],
                                   ns["evidence_iou"], {"policy": (ns["POLICY"], ns["POLICY_QUESTIONS"]),
@@ -103,3 +115,13 @@ def test_assignment_5_core_path_measures_evidence_without_the_students_chunkers(
     for document in box.document.options:
         box.document.value = document
         assert box.summary.value.startswith("best recall") and "⚠" not in box.summary.value
+        for metric in ("precision", "IoU"):
+            box.metric.value = metric
+            assert box.summary.value.startswith(f"your {metric} function is not written yet")
+        box.metric.value = "recall"
+
+
+def _stretch_tests(assignment) -> set[str]:
+    """Grade ids of the test cells that sit in a stretch part or subsection of the release."""
+    return {cell.metadata["nbgrader"]["grade_id"] for cell, core in cells_on_paths(assignment)
+            if cell.metadata.get("nbgrader", {}).get("grade") and not core}

@@ -240,20 +240,27 @@ def rule_problems(card: Card) -> list[str]:
     return problems
 
 
-def tears_an_answer(chunk: str, run: list[str], document: str, queries) -> bool:
-    """True if ``chunk`` holds a part of some query's evidence whole while ``run`` severs that
-    answer: every part whole in some chunk, no chunk with all of them (the glossary's
-    *severed*, assignment 3's ``severed``). A part cut in two occurs in no chunk: that answer
-    is *lost*, not severed."""
+def severed_queries(run: list[str], document: str, queries) -> list:
+    """The queries whose answer ``run`` severs: every part whole in some chunk, no chunk with
+    all of them (the glossary's *severed*, assignment 3's ``severed``). A part cut in two
+    occurs in no chunk: that answer is *lost*, not severed."""
+    severed = []
     for query in queries:
         parts = query.evidence
         if not all(p in document for p in parts):
             continue
         everywhere = all(any(p in w for w in run) for p in parts)
         together = any(all(p in w for p in parts) for w in run)
-        if everywhere and not together and any(p in chunk for p in parts):
-            return True
-    return False
+        if everywhere and not together:
+            severed.append(query)
+    return severed
+
+
+def tears_an_answer(chunk: str, run: list[str], document: str, queries) -> bool:
+    """True if ``chunk`` holds a part of some query's evidence whole while ``run`` severs that
+    answer (``severed_queries``)."""
+    return any(any(p in chunk for p in query.evidence)
+               for query in severed_queries(run, document, queries))
 
 
 def exhibit_problems(card: Card, chunk_fixed, document: str, queries) -> list[str]:
@@ -446,19 +453,22 @@ def exhibit_explorer(chunk_fixed, document, questions, size=180, overlap=40):
                          f"{escape(str(error))}</p>"
             return
         rows = []
+        texts = [chunk for chunk in chunks if isinstance(chunk, str)]
+        severed = severed_queries(texts, document, questions)
         for i, chunk in enumerate(chunks):
             if not isinstance(chunk, str):
                 rows.append(f"<tr><td>{i}</td><td colspan='2'>⚠ not a str</td></tr>")
                 continue
             held = [f"{escape(q.text)}: <b>{sum(p in chunk for p in q.evidence)}</b> of "
-                    f"{len(q.evidence)} parts" for q in questions
-                    if any(p in chunk for p in q.evidence)]
+                    f"{len(q.evidence)} parts" + (" (severed)" if q in severed else "")
+                    for q in questions if any(p in chunk for p in q.evidence)]
             rows.append(f"<tr><td>{i}</td><td><pre style='white-space:pre-wrap;margin:0'>"
                         f"{escape(chunk)}</pre></td><td>{'<br>'.join(held) or '—'}</td></tr>")
         elapsed = 1000 * (time.perf_counter() - started)
         view.value = (f"<div>size <b class='size'>{size_now}</b>, overlap <b class='overlap'>"
                       f"{overlap_now}</b>: <b class='chunk-count'>{len(chunks)}</b> chunks "
-                      f"<small>({elapsed:.0f} ms)</small></div><table class='exhibit-chunks'>"
+                      f"<small>({elapsed:.0f} ms)</small>; answers severed: <b class='severed'>"
+                      f"{len(severed)}</b> of {len(questions)}</div><table class='exhibit-chunks'>"
                       "<tr><th>#</th><th>chunk (verbatim)</th><th>evidence it holds</th></tr>"
                       + "".join(rows) + "</table>")
         box.last_ms = elapsed
