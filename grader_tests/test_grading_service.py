@@ -1,0 +1,266 @@
+"""The class server's grading service (``python -m course hub service``), as a real process
+over the private exchange, with real accounts: each student submits with real ``nbgrader
+submit`` under their own uid, the service grades with the TA's own command (the sandbox, the
+judge, the records) and puts the feedback where the student's ``nbgrader fetch_feedback``
+finds it, as the policy in ``grading-policy.toml`` says.
+
+One class for the module: an instructor and 3 + ``BURST`` students in throwaway accounts and
+groups, a scratch course with assignment 1, the exchange laid out by
+``course.hub.exchange_folders``; all removed afterwards. The assignment was due an hour ago,
+and two students have an extension of a day (``POLICY``). ``burst`` is also this module's
+``__main__`` (``python grader_tests/test_grading_service.py 50``, as root: the figures of
+docs/class-server.md).
+"""
+import contextlib
+import datetime
+import json
+import os
+import pwd
+import re
+import secrets
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pytest
+from harness import scratch_course, source_path, submission
+from real_accounts import nbgrader_as
+from tools import require_for_module
+
+from course.hub import accounts, exchange_folders
+from course.hub.nbgrader_settings import write_nbgrader_config
+from course.hub.paths import missing_software
+from course.hub.roster import Class
+
+pytestmark = pytest.mark.slow
+
+A1 = "01-packing-by-hand"
+NOTEBOOK = source_path(A1).name
+COURSE = "tearing-the-book"
+BURST = 12
+TAG = secrets.token_hex(3)
+INSTRUCTOR, ADA, BO, CY = f"tsi{TAG}", f"tsada{TAG}", f"tsbo{TAG}", f"tscy{TAG}"
+GRADERS, STUDENTS = f"tsg{TAG}", f"tss{TAG}"
+# Passes Q1's visible check (an int) but not its hidden one (3); fails Q2's visible check.
+HALF_RIGHT = {"q1_chunks": "chunks_at_200 = 4", "q2_sizes": "sizes_at_200 = 'two hundred'"}
+HIDDEN_CASE = "Q1: chunks at 200 words"       # a hidden check's case (source/, never released)
+VISIBLE_CASE = "sizes_at_200 is a list of ints"
+POLICY = """[assignments."{a}"]
+due = {due}
+extensions = {{ {ada} = {later}, {bo} = {later} }}
+before_due = "count"
+graded_per_hour = 1
+"""
+PROGRESS = re.compile(r"^\[\d+/\d+ done, \d+ left, \d+ s\] (\S+): ", re.M)
+
+require_for_module(None if os.geteuid() == 0 else "not root",
+                   "the grading service with real accounts (it makes throwaway Unix accounts)")
+require_for_module(missing_software(), "the grading service with real accounts")
+
+
+@dataclass
+class Server:
+    root: Path
+    exchange: Path
+    config: Path
+    state: Path
+    output: Path
+
+
+def _policy(root: Path, extended: list[str]) -> None:
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    later = (now + datetime.timedelta(days=1)).isoformat()
+    ada, bo = (extended + ["nobody0", "nobody1"])[:2]
+    (root / "grading-policy.toml").write_text(POLICY.format(
+        a=A1, due=(now - datetime.timedelta(hours=1)).isoformat(), later=later, ada=ada, bo=bo))
+
+
+@contextlib.contextmanager
+def class_server(students: list[str], extended: list[str]):
+    """Accounts, exchange, course and a running grading service; all gone afterwards."""
+    tmp = Path(tempfile.mkdtemp(prefix="grading-service-"))  # pytest's own is root's only
+    tmp.chmod(0o755)
+    people = Class(INSTRUCTOR, [], students)
+    service = None
+    try:
+        accounts.make_accounts(people, GRADERS, STUDENTS)
+        exchange = tmp / "exchange"
+        top = exchange_folders.lay_out(exchange, COURSE, people.students, GRADERS)
+        config = tmp / "config"
+        write_nbgrader_config(config, exchange, COURSE, grader=False)
+        config.chmod(0o755)
+        root = scratch_course([A1])
+        shutil.copytree(root / "release" / A1, top / "outbound" / A1)  # what release_assignment does
+        for path in (top / "outbound" / A1, *(top / "outbound" / A1).rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        _policy(root, extended)
+        server = Server(root, exchange, config, tmp / "state", tmp / "service.out")
+        with server.output.open("w") as output:
+            service = subprocess.Popen(
+                [sys.executable, "-m", "course", "hub", "service", "--course", str(root),
+                 "--exchange", str(exchange), "--state", str(tmp / "state"), "--poll", "0.5"],
+                stdout=output, stderr=subprocess.STDOUT, cwd=root)
+        yield server
+    finally:
+        if service is not None:
+            service.terminate()
+            service.wait(timeout=120)
+        accounts.remove_accounts(people.everyone, [GRADERS, STUDENTS])
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def submit(server: Server, student: str, overrides: dict | None = None) -> str:
+    """``student`` hands in assignment 1 with real ``nbgrader submit``; returns its folder's name."""
+    account = pwd.getpwnam(student)
+    folder = Path(account.pw_dir) / A1
+    folder.mkdir(exist_ok=True)
+    nbformat.write(submission(A1, overrides), folder / NOTEBOOK)
+    for path in (folder, folder / NOTEBOOK):
+        os.chown(path, account.pw_uid, account.pw_gid)
+    inbound = server.exchange / COURSE / "inbound" / student
+    before = set(os.listdir(inbound))
+    nbgrader_as(student, "submit", A1, cwd=Path(account.pw_dir), config=server.config,
+                exchange=server.exchange)
+    (name,) = set(os.listdir(inbound)) - before
+    return name
+
+
+def page_of(server: Server, student: str, name: str) -> Path:
+    """Where that submission's feedback page is in the exchange (nbgrader's name for it)."""
+    from nbgrader.utils import notebook_hash
+
+    secret = (server.exchange / COURSE / "inbound" / student / name / "submission_secret.txt")
+    key = notebook_hash(secret=secret.read_text(), notebook_id=source_path(A1).stem)
+    return server.exchange / COURSE / "feedback" / student / f"{key}.html"
+
+
+def wait_for(server: Server, student: str, name: str, says: str, seconds: float = 90) -> str:
+    page = page_of(server, student, name)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if page.is_file() and says in (text := page.read_text()):
+            return text
+        time.sleep(0.3)
+    raise AssertionError(f"no page saying {says!r} for {student} in {seconds:.0f} s; service:\n"
+                         + server.output.read_text()[-3000:])
+
+
+def ledger(server: Server) -> dict:
+    return json.loads((server.state / "grading-service" / "ledger.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def server():
+    with class_server([ADA, BO, CY, *burst_names(BURST)], [ADA, BO]) as made:
+        yield made
+
+
+def burst_names(n: int) -> list[str]:
+    return [f"tsb{i:02d}{TAG}" for i in range(n)]
+
+
+@pytest.fixture(scope="module")
+def ada_first(server):
+    name = submit(server, ADA, HALF_RIGHT)
+    return name, wait_for(server, ADA, name, "early feedback")
+
+
+def test_a_submission_gets_feedback_the_student_fetches(server, ada_first):
+    name, text = ada_first
+    home = Path(pwd.getpwnam(ADA).pw_dir)
+    nbgrader_as(ADA, "fetch_feedback", A1, cwd=home, config=server.config,
+                exchange=server.exchange)
+    fetched = sorted((home / A1 / "feedback").rglob("*.html"))
+    assert [p.read_text() for p in fetched] == [text]
+    assert "your extension" in text
+
+
+def test_hidden_checks_show_only_as_a_count_before_the_due_date(ada_first):
+    text = ada_first[1]
+    assert VISIBLE_CASE in text, "a failed visible check is shown in full"
+    # 12 test cells hold hidden checks: Q1's fail, Q2's never ran (its visible check failed)
+    assert "Hidden checks: 10 of 12 passed." in text, text
+    assert HIDDEN_CASE not in text and "/40" not in text, "a hidden check or the score leaked"
+
+
+def test_a_submission_over_the_limit_waits_with_the_time_it_is_graded(server, ada_first):
+    name = submit(server, ADA)
+    text = wait_for(server, ADA, name, "not graded yet")
+    assert re.search(r"limit reached \(1 graded per hour\), next at <b>\w+ \d+ \w+ \d\d:\d\d ",
+                     text), text
+    entry = ledger(server)[name]
+    assert entry["state"] == "waiting" and entry["next_at"] > time.time() + 3000
+
+
+def test_an_extension_moves_a_students_due_date(server):
+    late, extended = submit(server, CY, HALF_RIGHT), submit(server, BO, HALF_RIGHT)
+    full = wait_for(server, CY, late, HIDDEN_CASE)  # the course's own page, hidden cases named
+    assert "early feedback" not in full
+    early = wait_for(server, BO, extended, "early feedback")
+    assert HIDDEN_CASE not in early
+
+
+def test_a_burst_all_get_feedback_and_the_batch_neither_doubles_nor_loses_a_grade(server):
+    batch_output: list[str] = []
+    names = burst(server, burst_names(BURST), batch_output)
+    graded = {**{s: 0 for s in names}}
+    for student in PROGRESS.findall((server.state / "grading-service" / "service.log").read_text()
+                                    + "".join(batch_output)):
+        if student in graded:
+            graded[student] += 1
+    assert graded == {s: 1 for s in names}, f"graded how many times: {graded}"
+    from course.grading.batch.resume import fingerprint
+    from course.grading.gradebook.earlier import with_fingerprints
+
+    recorded = with_fingerprints(f"sqlite:///{server.root / 'gradebook.db'}", A1)
+    for student in names:
+        assert recorded[student][1] == fingerprint(server.root, A1, student), student
+        assert (server.root / "submitted" / student / A1 / "timestamp.txt").read_text() in \
+            names[student], "the gradebook holds another submission than the student's"
+
+
+def burst(server: Server, students: list[str], batch_output: list[str]) -> dict[str, str]:
+    """Every one of ``students`` submits at once while the TA's batch is run three times; waits
+    until each has their feedback. Returns student -> their submission's folder name."""
+    names: dict[str, str] = {}
+
+    def hand_in(student):
+        names[student] = submit(server, student)
+
+    def batches():
+        for _ in range(3):
+            time.sleep(4)
+            result = subprocess.run([sys.executable, "-m", "course", "grade", A1, "--course",
+                                     str(server.root)], capture_output=True, text=True,
+                                    check=False)
+            batch_output.append(result.stdout + result.stderr)
+
+    threads = [threading.Thread(target=hand_in, args=(s,)) for s in students]
+    ta = threading.Thread(target=batches)
+    for thread in [*threads, ta]:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for student, name in names.items():
+        wait_for(server, student, name, "</html>", seconds=60 + 10 * len(students))
+    ta.join()
+    return names
+
+
+def figures(server: Server, names: dict[str, str]) -> str:
+    latencies = [ledger(server)[name]["latency"] for name in names.values()]
+    return (f"{len(latencies)} submissions: submit to feedback median "
+            f"{statistics.median(latencies):.1f} s, worst {max(latencies):.1f} s")
+
+
+if __name__ == "__main__":
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    with class_server(burst_names(count), []) as made:
+        print(figures(made, burst(made, burst_names(count), [])))
