@@ -56,7 +56,7 @@ POLICY = """[assignments."{a}"]
 due = {due}
 extensions = {{ {ada} = {later}, {bo} = {later} }}
 before_due = "count"
-graded_per_hour = 1
+graded_per_hour = {per_hour}
 """
 PROGRESS = re.compile(r"^\[\d+/\d+ done, \d+ left, \d+ s\] (\S+): ", re.M)
 
@@ -74,12 +74,13 @@ class Server:
     output: Path
 
 
-def _policy(root: Path, extended: list[str]) -> None:
+def _policy(root: Path, extended: list[str], per_hour: int = 1) -> None:
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     later = (now + datetime.timedelta(days=1)).isoformat()
     ada, bo = (extended + ["nobody0", "nobody1"])[:2]
     (root / "grading-policy.toml").write_text(POLICY.format(
-        a=A1, due=(now - datetime.timedelta(hours=1)).isoformat(), later=later, ada=ada, bo=bo))
+        a=A1, due=(now - datetime.timedelta(hours=1)).isoformat(), later=later, ada=ada, bo=bo,
+        per_hour=per_hour))
 
 
 @contextlib.contextmanager
@@ -208,49 +209,67 @@ def test_an_extension_moves_a_students_due_date(server):
 
 
 def test_a_burst_all_get_feedback_and_the_batch_neither_doubles_nor_loses_a_grade(server):
-    batch_output: list[str] = []
-    names = burst(server, burst_names(BURST), batch_output)
-    graded = {**{s: 0 for s in names}}
-    for student in PROGRESS.findall((server.state / "grading-service" / "service.log").read_text()
-                                    + "".join(batch_output)):
-        if student in graded:
-            graded[student] += 1
-    assert graded == {s: 1 for s in names}, f"graded how many times: {graded}"
+    """Each of the burst's students submits twice: the second time while the TA's batch
+    (``--force``, one worker: it takes a while) regrades the whole class. The service waits for the batch, grades each
+    second submission once, and a batch run afterwards keeps everyone."""
+    _policy(server.root, [ADA, BO], per_hour=5)
+    students = burst_names(BURST)
+    burst(server, students)
+    said = len(server.output.read_text())
+    batch = subprocess.Popen([sys.executable, "-m", "course", "grade", A1, "--force", "--jobs",
+                              "1", "--course", str(server.root)], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+    for line in batch.stdout:  # it says it grades once it holds the assignment's lock
+        if line.startswith("grading "):
+            break
+    names = burst(server, students)
+    forced = batch.stdout.read()
+    assert batch.wait() == 0, forced
+    after = subprocess.run([sys.executable, "-m", "course", "grade", A1, "--course",
+                            str(server.root)], capture_output=True, text=True, check=False)
+    service_said = server.output.read_text()[said:]
+    assert "a grading run holds it" in service_said, service_said
+    graded_by_service = _graded_lines(service_log(server), names)
+    assert graded_by_service == {s: 2 for s in students}, graded_by_service
+    assert _graded_lines(forced, names) == {s: 1 for s in students}, forced
+    assert "kept" in after.stdout and not PROGRESS.search(after.stdout), after.stdout
     from course.grading.batch.resume import fingerprint
     from course.grading.gradebook.earlier import with_fingerprints
 
     recorded = with_fingerprints(f"sqlite:///{server.root / 'gradebook.db'}", A1)
-    for student in names:
+    for student in students:
         assert recorded[student][1] == fingerprint(server.root, A1, student), student
-        assert (server.root / "submitted" / student / A1 / "timestamp.txt").read_text() in \
-            names[student], "the gradebook holds another submission than the student's"
+        stamp = (server.root / "submitted" / student / A1 / "timestamp.txt").read_text()
+        assert stamp in names[student], "the gradebook holds another submission than the last"
 
 
-def burst(server: Server, students: list[str], batch_output: list[str]) -> dict[str, str]:
-    """Every one of ``students`` submits at once while the TA's batch is run three times; waits
-    until each has their feedback. Returns student -> their submission's folder name."""
+def service_log(server: Server) -> str:
+    return (server.state / "grading-service" / "service.log").read_text()
+
+
+def _graded_lines(output: str, names) -> dict[str, int]:
+    counted = {s: 0 for s in names}
+    for student in PROGRESS.findall(output):
+        if student in counted:
+            counted[student] += 1
+    return counted
+
+
+def burst(server: Server, students: list[str]) -> dict[str, str]:
+    """Every one of ``students`` submits at once; waits until each has their feedback. Returns
+    student -> their submission's folder name."""
     names: dict[str, str] = {}
 
     def hand_in(student):
         names[student] = submit(server, student)
 
-    def batches():
-        for _ in range(3):
-            time.sleep(4)
-            result = subprocess.run([sys.executable, "-m", "course", "grade", A1, "--course",
-                                     str(server.root)], capture_output=True, text=True,
-                                    check=False)
-            batch_output.append(result.stdout + result.stderr)
-
     threads = [threading.Thread(target=hand_in, args=(s,)) for s in students]
-    ta = threading.Thread(target=batches)
-    for thread in [*threads, ta]:
+    for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     for student, name in names.items():
         wait_for(server, student, name, "</html>", seconds=60 + 10 * len(students))
-    ta.join()
     return names
 
 
@@ -263,4 +282,4 @@ def figures(server: Server, names: dict[str, str]) -> str:
 if __name__ == "__main__":
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     with class_server(burst_names(count), []) as made:
-        print(figures(made, burst(made, burst_names(count), [])))
+        print(figures(made, burst(made, burst_names(count))))

@@ -35,6 +35,7 @@ class Service:
         self.policy_problem = ""
         self.restore: dict[tuple[str, str], str] = {}   # (student, assignment) -> entry to put back
         self.tries: dict[str, int] = {}
+        self.busy: set[str] = set()    # assignments a grading run held at the last look
         self.stopping = False
 
     def run(self, poll: float = 1.5) -> int:
@@ -110,8 +111,14 @@ class Service:
             return
         placed = rounds.place(self.root, self.exchange, self.course,
                               [_arrival(e) for e in chosen.values()])
-        if placed is None:
-            return  # a TA's batch holds the assignment: next time
+        if placed is None:  # a TA's batch holds the assignment: next time
+            if assignment not in self.busy:
+                self.say(f"{assignment}: a grading run holds it (the TA's batch?): "
+                         f"{len(chosen)} submission{'s' * (len(chosen) != 1)} wait for it to "
+                         "end", flush=True)
+            self.busy.add(assignment)
+            return
+        self.busy.discard(assignment)
         readable = [p.arrival.student for p in placed if p.fingerprint]
         if readable:
             rounds.grade(self.root, assignment, readable, self.jobs, self.budget, self.log)
