@@ -36,8 +36,8 @@ def add_commands(commands) -> None:
     service.add_argument("--jobs", type=int, default=2, help="grading workers (default 2)")
     service.add_argument("--budget", type=float, default=600,
                          help="seconds one student may take in all (default 600)")
-    service.add_argument("--poll", type=float, default=1.5,
-                         help="seconds between looks at the exchange (default 1.5)")
+    service.add_argument("--poll", type=float, default=1.0,
+                         help="seconds between looks at the exchange (default 1)")
     for step in (accounts, start, service):
         step.add_argument("--course", type=Path, default=paths.ROOT,
                           help="the course's checkout (default: this one)")

@@ -36,13 +36,17 @@ class Ledger:
     def __init__(self, path: Path):
         self.path = path
         self.entries: dict[str, Entry] = {}
+        self._written = ""
         if path.is_file():
             self.entries = {name: Entry(**fields) for name, fields
                             in json.loads(path.read_text(encoding="utf-8")).items()}
 
     def save(self) -> None:
-        write_text(self.path, json.dumps({n: asdict(e) for n, e in self.entries.items()},
-                                         indent=1))
+        """Write the ledger if it changed since it was last written."""
+        text = json.dumps({n: asdict(e) for n, e in self.entries.items()}, indent=1)
+        if text != self._written:
+            write_text(self.path, text)
+            self._written = text
 
     def graded_times(self, student: str, assignment: str) -> list[float]:
         return sorted(e.graded_at for e in self.entries.values()

@@ -1,4 +1,4 @@
-"""The grading service: every second or two, notice new submissions in the private exchange,
+"""The grading service: every second, notice new submissions in the private exchange,
 grade those the policy allows now (one round per assignment, one submission per student per
 round, with the TA's command: ``rounds``), and put each student's feedback where their
 ``nbgrader fetch_feedback`` finds it (``pages``). What it does is said one line each on its
@@ -38,7 +38,7 @@ class Service:
         self.busy: set[str] = set()    # assignments a grading run held at the last look
         self.stopping = False
 
-    def run(self, poll: float = 1.5) -> int:
+    def run(self, poll: float = 1.0) -> int:
         """Poll until SIGTERM or Ctrl-C."""
         def stop(signum, frame):
             self.stopping = True

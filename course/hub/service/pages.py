@@ -5,7 +5,8 @@ nbgrader derives from the submission's secret.
 Before their due date (``Policy.before_due``) a student sees the early page: each test cell's
 visible checks (a failed one in full, as their own notebook shows it) and, of the hidden checks,
 a count or nothing. A failure counts as visible only when its case is written in the release's
-test cell; anything else is the hidden part's and is never shown before the due date. After
+test cell; anything else is the hidden part's and is never shown before the due date (an
+error that names no case, say a NameError, is shown by its exception's name alone). After
 it, the course's own feedback page (``feedback/STUDENT/ASSIGNMENT/``). Over the rate limit, a
 page saying when it will be graded. Every page is written by descriptor into a folder the
 student owns (a link planted there is replaced, never followed)."""
@@ -64,8 +65,9 @@ class Checks:
 def visible_checks(graded, source, release) -> Checks:
     """Each test cell of the graded notebook: passed, or its visible failure in full, or
     "visible checks pass" when what failed was hidden; and how many cells' hidden checks passed."""
-    hidden_cells = {grade_id(c) for c in source.cells if is_test_cell(c) and HIDDEN_MARK in c.source}
-    visible_text = {grade_id(c): c.source for c in release.cells if is_test_cell(c)}
+    hidden_cells = {grade_id(c) for c in source.cells
+                    if is_test_cell(c) and HIDDEN_MARK in _text(c.source)}
+    visible_text = {grade_id(c): _text(c.source) for c in release.cells if is_test_cell(c)}
     headings = task_headings(graded)
     lines, passed = [], 0
     for cell in graded.cells:
@@ -82,19 +84,24 @@ def visible_checks(graded, source, release) -> Checks:
         error = errors[0]
         text = str(error.get("evalue", ""))[:failed_case.PARSED_CHARACTERS]
         stated = failed_case.parse(text)
-        if stated and stated.case and f'"{stated.case}"' in visible_text.get(gid, "") \
-                or stated and stated.case and f"'{stated.case}'" in visible_text.get(gid, ""):
-            lines.append(f'<li><span class="fail">✗</span> {where}: a visible check failed'
-                         f"<blockquote>{escape(text[:4000])}</blockquote></li>")
-        elif stated is None and not hidden:
+        if stated is None:  # no case named: the student's code or a name it lacks, whose name only
             lines.append(f'<li><span class="fail">✗</span> {where}: the checks stopped with '
                          f"{escape(str(error.get('ename', 'an error'))[:80])}</li>")
-        elif stated is None:
-            lines.append(f'<li><span class="fail">✗</span> {where}: the checks stopped with an '
-                         "error (shown after the due date)</li>")
-        else:
+        elif not hidden or _written_in(stated.case, visible_text.get(gid, "")):
+            lines.append(f'<li><span class="fail">✗</span> {where}: a visible check failed'
+                         f"<blockquote>{escape(text[:4000])}</blockquote></li>")
+        else:  # a hidden check failed: the visible ones passed
             lines.append(f'<li><span class="pass">✓</span> {where}: visible checks pass</li>')
     return Checks(lines, passed, len(hidden_cells))
+
+
+def _text(source) -> str:
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _written_in(case: str, code: str) -> bool:
+    """Is ``case`` a string literal of the release's test cell ``code``?"""
+    return bool(case) and any(f"{quote}{case}{quote}" in code for quote in ('"', "'"))
 
 
 def early_page(root: Path, student: str, assignment: str, notebook: str, before_due: str,
