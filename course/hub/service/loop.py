@@ -119,39 +119,59 @@ class Service:
             self.busy.add(assignment)
             return
         self.busy.discard(assignment)
-        readable = [p.arrival.student for p in placed if p.fingerprint]
-        if readable:
-            rounds.grade(self.root, assignment, readable, self.jobs, self.budget, self.log)
-        records = rounds.recorded(self.root, assignment)
-        for done in placed:
-            student = done.arrival.student
-            outcome, graded_from = records.get(student, (None, ""))
+        by_student = {p.arrival.student: p for p in placed}
+        finished: set[str] = set()
+
+        def settle(student: str) -> None:
+            """The gradebook's word on one placed submission, as soon as it is in."""
+            done = by_student[student]
+            finished.add(student)
+            outcome, graded_from = rounds.recorded(self.root, assignment).get(student, (None, ""))
             if student in putting_back:
                 if graded_from and graded_from == done.fingerprint:
                     del self.restore[(student, assignment)]
                     self.say(f"{student}: {assignment} counts their submission of "
                              f"{_clock(chosen[student].submitted)} again ({rule.counts})",
                              flush=True)
-                continue
+                return
             entry = chosen[student]
             if outcome is None or not done.fingerprint or graded_from != done.fingerprint:
                 self._not_yet(entry, done.left_out or "the grading run did not record it "
                               f"(see {self.state / 'service.log'})")
-                continue
+                return
             entry.state, entry.graded_at, entry.fingerprint = "graded", time.time(), graded_from
             entry.score, entry.max_score, entry.status = (outcome.score, outcome.max_score,
                                                           str(outcome.status))
             self._show(entry, rule)
             self._counting(entry, rule)
+            self.ledger.save()
+
+        readable = [p.arrival.student for p in placed if p.fingerprint]
+        if readable:
+            rounds.grade(self.root, assignment, readable, self.jobs, self.budget, self.log,
+                         settle)
+        for student in by_student:  # kept (a batch graded it first), or not graded at all
+            if student not in finished:
+                settle(student)
         self.ledger.save()
 
     def _not_yet(self, entry: Entry, why: str) -> None:
+        """Not graded this round, not by the student's doing: tried again next round; after
+        ``ATTEMPTS``, the TA is told and the student's page says so."""
         self.tries[entry.name] = self.tries.get(entry.name, 0) + 1
-        if self.tries[entry.name] >= ATTEMPTS and entry.state != "failed":
-            entry.state = "failed"
-            self.say(f"problem: {entry.student}'s {entry.assignment} of "
-                     f"{_clock(entry.submitted)} could not be graded in {ATTEMPTS} tries: {why}; "
-                     "grade it with `python -m course grade`", flush=True)
+        if self.tries[entry.name] < ATTEMPTS or entry.state == "failed":
+            return
+        entry.state, entry.page = "failed", "failed"
+        self.say(f"problem: {entry.student}'s {entry.assignment} of {_clock(entry.submitted)} "
+                 f"could not be graded in {ATTEMPTS} tries: {why}; grade it with "
+                 f"`python -m course grade {entry.assignment} --students {entry.student}`",
+                 flush=True)
+        secret = inbox.secret(self.exchange, self.course, _arrival(entry))
+        for notebook in release_notebooks(self.root, entry.assignment) if secret else []:
+            pages.release(self.exchange, self.course, entry.student, secret, notebook, pages.page(
+                f"{Path(notebook).stem}: not graded yet", "<p>Your submission is kept, but the "
+                "grader could not grade it now (not because of your work): your TA was told and "
+                "grades it. This page is replaced by its feedback then.</p>"))
 
     def _show(self, entry: Entry, rule: policy.Policy) -> None:
         """Release the graded submission's pages: early before the due date, else the course's."""

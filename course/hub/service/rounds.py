@@ -11,6 +11,7 @@ once. The gradebook's record, matched by fingerprint, says what was graded, whoe
 import re
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,23 +54,35 @@ def place(root: Path, exchange: Path, course: str, arrivals: list[Arrival]) -> l
 
 
 def grade(root: Path, assignment: str, students: list[str], jobs: int, budget: float,
-          log) -> list[str]:
-    """Run the TA's command for ``students``; its output goes to ``log``. Returns the students
-    it graded now (those a batch graded first it keeps, and does not name)."""
-    result = subprocess.run(
-        [sys.executable, "-m", "course", "grade", assignment, "--course", str(root),
-         "--jobs", str(jobs), "--budget", str(budget), "--students", *students],
-        capture_output=True, text=True, check=False)
-    log.write(result.stdout + result.stderr)
+          log, graded=lambda student: None) -> list[str]:
+    """Run the TA's command for ``students``; its output goes to ``log``, and ``graded`` is
+    called with each student as the command reports them done (their outcome is recorded and
+    their feedback written by then). Returns the students it graded now (those a batch graded
+    first it keeps, and does not name)."""
+    done = []
+    with subprocess.Popen(
+            [sys.executable, "-m", "course", "grade", assignment, "--course", str(root),
+             "--jobs", str(jobs), "--budget", str(budget), "--students", *students],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as command:
+        for line in command.stdout:
+            log.write(line)
+            found = PROGRESS.match(line)
+            if found and found[1] in students:
+                done.append(found[1])
+                log.flush()
+                graded(found[1])
     log.flush()
-    return [m[1] for line in result.stdout.splitlines() if (m := PROGRESS.match(line))]
+    return done
 
 
 def recorded(root: Path, assignment: str) -> dict:
-    """Student -> (outcome, fingerprint graded from), as the gradebook holds them now."""
+    """Student -> (outcome, fingerprint graded from), as the gradebook holds them now ({} when
+    it cannot be read, after three tries: a worker may be writing)."""
     from course.grading.gradebook.earlier import with_fingerprints
 
-    try:
-        return with_fingerprints(db_url(root), assignment)
-    except Exception:
-        return {}
+    for attempt in range(3):
+        try:
+            return with_fingerprints(db_url(root), assignment)
+        except Exception:
+            time.sleep(0.2 * (attempt + 1))
+    return {}
