@@ -9,7 +9,7 @@ groups, a scratch course with assignment 1, the exchange laid out by
 ``course.hub.exchange_folders``; all removed afterwards. The assignment was due an hour ago,
 and two students have an extension of a day (``POLICY``). ``burst`` is also this module's
 ``__main__`` (``python grader_tests/test_grading_service.py 50``, as root: the figures of
-docs/class-server.md).
+docs/class-server.md, with one student's ``one_at_a_time``).
 """
 import contextlib
 import datetime
@@ -280,10 +280,33 @@ def figures(server: Server, names: dict[str, str]) -> str:
             f"{statistics.median(latencies):.1f} s, worst {max(latencies):.1f} s")
 
 
+def one_at_a_time(server: Server, student: str, times: int) -> list[float]:
+    """``student`` submits ``times`` times, each once the last one's feedback is out."""
+    names = []
+    for _ in range(times):
+        names.append(submit(server, student))
+        wait_for(server, student, names[-1], "</html>")
+    return [ledger(server)[name]["latency"] for name in names]
+
+
+def bench(count: int, times: int = 20) -> None:
+    """The figures of docs/class-server.md: one student's submit-to-feedback time (median and
+    95th percentile of ``times``), then a burst of ``count`` students submitting at once."""
+    students = burst_names(count)
+    with class_server(students, []) as made:
+        _policy(made.root, [], per_hour=times + 1)
+        alone = one_at_a_time(made, students[0], times)
+        print(f"one student, {times} submissions one after another: median "
+              f"{statistics.median(alone):.1f} s, 95th percentile "
+              f"{statistics.quantiles(alone, n=20)[-1]:.1f} s, worst {max(alone):.1f} s",
+              flush=True)
+        started = time.monotonic()
+        print(figures(made, burst(made, students[1:])) +
+              f"; all answered {time.monotonic() - started:.0f} s after the burst began")
+
+
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 50
-    with class_server(burst_names(count), []) as made:
-        print(figures(made, burst(made, burst_names(count))))
+    bench(int(sys.argv[1]) if len(sys.argv) > 1 else 50)
 
 
 def _free_port() -> int:

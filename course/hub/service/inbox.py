@@ -32,8 +32,6 @@ class Arrival:
 def arrivals(exchange: Path, course: str, assignments: set[str]) -> list[Arrival]:
     """Every submission of ``assignments`` in the exchange's per-student inbound folders,
     oldest first. A folder that cannot be opened (a link, gone) is passed over."""
-    from nbgrader.utils import parse_utc
-
     found = []
     try:
         inbound = open_below(exchange, (course, "inbound"))
@@ -50,21 +48,36 @@ def arrivals(exchange: Path, course: str, assignments: set[str]) -> list[Arrival
             try:
                 with os.scandir(folder) as entries:
                     submitted = [entry.name for entry in entries]
+                found += _submissions(folder, student, submitted, assignments)
             finally:
                 os.close(folder)
-            for name in submitted:
-                parts = name.split("+")
-                if len(parts) not in (3, 4) or parts[0] != student or parts[1] not in assignments:
-                    continue
-                try:  # nbgrader's own format is 30-odd characters: a longer one is not its
-                    when = parse_utc(parts[2]) if len(parts[2]) <= 40 else None
-                except Exception:
-                    when = None
-                if when is not None:
-                    found.append(Arrival(student, parts[1], _utc(when), name))
     finally:
         os.close(inbound)
     return sorted(found, key=lambda a: (a.timestamp, a.name))
+
+
+def _submissions(folder: int, student: str, submitted: list[str],
+                 assignments: set[str]) -> list[Arrival]:
+    """The submissions among the entries ``submitted`` of ``student``'s folder ``folder``."""
+    from nbgrader.utils import parse_utc
+
+    found = []
+    for name in submitted:
+        parts = name.split("+")
+        if len(parts) not in (3, 4) or parts[0] != student or parts[1] not in assignments:
+            continue
+        try:  # nbgrader's own format is 30-odd characters: a longer one is not its
+            when = parse_utc(parts[2]) if len(parts[2]) <= 40 else None
+            made = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except Exception:
+            continue
+        if when is None or not stat.S_ISDIR(made.st_mode):
+            continue
+        # The name is the student's to choose: a submission is no older than the
+        # folder's last change, which only the kernel sets.
+        changed = datetime.datetime.fromtimestamp(made.st_ctime, datetime.timezone.utc)
+        found.append(Arrival(student, parts[1], max(_utc(when), changed), name))
+    return found
 
 
 def _utc(when: datetime.datetime) -> datetime.datetime:

@@ -64,7 +64,11 @@ class Service:
         for assignment in sorted(self.policies):
             if self.stopping:
                 break
-            self._round(assignment)
+            try:
+                self._round(assignment)
+            except Exception as error:  # said, and tried again at the next look
+                self.say(f"problem: {assignment}: {type(error).__name__}: "
+                         f"{str(error).strip()[:200]} (tried again in a moment)", flush=True)
         self.ledger.save()
 
     def _read_policies(self) -> None:
@@ -168,7 +172,7 @@ class Service:
                  flush=True)
         secret = inbox.secret(self.exchange, self.course, _arrival(entry))
         for notebook in release_notebooks(self.root, entry.assignment) if secret else []:
-            pages.release(self.exchange, self.course, entry.student, secret, notebook, pages.page(
+            self._release(entry.student, secret, notebook, pages.page(
                 f"{Path(notebook).stem}: not graded yet", "<p>Your submission is kept, but the "
                 "grader could not grade it now (not because of your work): your TA was told and "
                 "grades it. This page is replaced by its feedback then.</p>"))
@@ -192,7 +196,7 @@ class Service:
             kind = "early" if html else "full"
             html = html or pages.course_page(self.root, entry.student, entry.assignment, notebook)
             if html is not None:
-                pages.release(self.exchange, self.course, entry.student, secret, notebook, html)
+                self._release(entry.student, secret, notebook, html)
         entry.page = kind
         entry.latency = time.time() - datetime.datetime.fromisoformat(entry.submitted).timestamp()
         score = (f"{entry.score:g}/{entry.max_score:g}" if entry.score is not None
@@ -200,6 +204,14 @@ class Service:
         self.say(f"{entry.student}: {entry.assignment} of {_clock(entry.submitted)} "
                  f"{entry.status} ({score}); {kind} feedback released "
                  f"{entry.latency:.1f} s after the submission", flush=True)
+
+    def _release(self, student: str, secret: str, notebook: str, html: str) -> None:
+        """``pages.release``; a folder the student broke is said, and the service goes on."""
+        try:
+            pages.release(self.exchange, self.course, student, secret, notebook, html)
+        except OSError as error:
+            self.say(f"problem: {student}'s feedback folder in the exchange cannot take their "
+                     f"page ({error.strerror or error}): has it been changed?", flush=True)
 
     def _wait(self, entry: Entry, rule: policy.Policy, opens: float) -> None:
         """Over the limit: kept queued, with a page saying when it is graded."""
@@ -215,7 +227,7 @@ class Service:
                                   entry.student in rule.extensions)
         if secret is not None:
             for notebook in release_notebooks(self.root, entry.assignment):
-                pages.release(self.exchange, self.course, entry.student, secret, notebook,
+                self._release(entry.student, secret, notebook,
                               pages.waiting_page(Path(notebook).stem, entry.assignment,
                                                  rule.shown(opens_at), limits, due_html))
         self.say(f"{entry.student}: {entry.assignment} of {_clock(entry.submitted)} waits: "
@@ -260,7 +272,7 @@ class Service:
                 for notebook in release_notebooks(self.root, assignment):
                     html = pages.course_page(self.root, entry.student, assignment, notebook)
                     if html is not None and secret is not None:
-                        pages.release(self.exchange, self.course, entry.student, secret,
+                        self._release(entry.student, secret,
                                       notebook, html)
                 entry.page = "full"
                 self.say(f"{entry.student}: due date passed, full feedback of {assignment} "
