@@ -47,7 +47,8 @@ NOTEBOOK = source_path(A1).name
 COURSE = "tearing-the-book"
 BURST = 12
 TAG = secrets.token_hex(3)
-INSTRUCTOR, ADA, BO, CY = f"tsi{TAG}", f"tsada{TAG}", f"tsbo{TAG}", f"tscy{TAG}"
+INSTRUCTOR, ADA, BO, CY, DEE = (f"tsi{TAG}", f"tsada{TAG}", f"tsbo{TAG}", f"tscy{TAG}",
+                                f"tsdee{TAG}")
 GRADERS, STUDENTS = f"tsg{TAG}", f"tss{TAG}"
 # Passes Q1's visible check (an int) but not its hidden one (3); fails Q2's visible check.
 HALF_RIGHT = {"q1_chunks": "chunks_at_200 = 4", "q2_sizes": "sizes_at_200 = 'two hundred'"}
@@ -58,6 +59,7 @@ due = {due}
 extensions = {{ {ada} = {later}, {bo} = {later} }}
 before_due = "count"
 graded_per_hour = {per_hour}
+counts = "{counts}"
 """
 PROGRESS = re.compile(r"^\[\d+/\d+ done, \d+ left, \d+ s\] (\S+): ", re.M)
 
@@ -75,13 +77,13 @@ class Server:
     output: Path
 
 
-def _policy(root: Path, extended: list[str], per_hour: int = 1) -> None:
+def _policy(root: Path, extended: list[str], per_hour: int = 1, counts: str = "latest") -> None:
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     later = (now + datetime.timedelta(days=1)).isoformat()
     ada, bo = (extended + ["nobody0", "nobody1"])[:2]
     (root / "grading-policy.toml").write_text(POLICY.format(
         a=A1, due=(now - datetime.timedelta(hours=1)).isoformat(), later=later, ada=ada, bo=bo,
-        per_hour=per_hour))
+        per_hour=per_hour, counts=counts))
 
 
 @contextlib.contextmanager
@@ -160,7 +162,7 @@ def ledger(server: Server) -> dict:
 
 @pytest.fixture(scope="module")
 def server():
-    with class_server([ADA, BO, CY, *burst_names(BURST)], [ADA, BO]) as made:
+    with class_server([ADA, BO, CY, DEE, *burst_names(BURST)], [ADA, BO]) as made:
         yield made
 
 
@@ -207,6 +209,28 @@ def test_an_extension_moves_a_students_due_date(server):
     assert "early feedback" not in full
     early = wait_for(server, BO, extended, "early feedback")
     assert HIDDEN_CASE not in early
+
+
+def test_the_best_submission_counts_when_the_policy_says_so(server):
+    """A worse submission after a full one gets its own feedback; then the full one is put
+    back in the course folder and graded again, so the gradebook holds the best."""
+    from course.grading.batch.resume import fingerprint
+    from course.grading.gradebook.earlier import with_fingerprints
+
+    _policy(server.root, [ADA, BO], per_hour=5, counts="best")
+    best = submit(server, DEE)
+    wait_for(server, DEE, best, "Score: 40.0 / 40.0")
+    worse = submit(server, DEE, HALF_RIGHT)
+    wait_for(server, DEE, worse, HIDDEN_CASE)
+    deadline = time.monotonic() + 60
+    while f"{DEE}: {A1} counts their submission of" not in server.output.read_text():
+        assert time.monotonic() < deadline, server.output.read_text()[-2000:]
+        time.sleep(0.3)
+    outcome, graded_from = with_fingerprints(f"sqlite:///{server.root / 'gradebook.db'}", A1)[DEE]
+    assert (outcome.score, outcome.max_score) == (40, 40)
+    assert graded_from == fingerprint(server.root, A1, DEE)
+    stamp = (server.root / "submitted" / DEE / A1 / "timestamp.txt").read_text()
+    assert stamp in best
 
 
 def test_a_burst_all_get_feedback_and_the_batch_neither_doubles_nor_loses_a_grade(server):
