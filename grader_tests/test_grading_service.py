@@ -201,6 +201,9 @@ def test_a_submission_over_the_limit_waits_with_the_time_it_is_graded(server, ad
                      text), text
     entry = ledger(server)[name]
     assert entry["state"] == "waiting" and entry["next_at"] > time.time() + 3000
+    third = submit(server, ADA)  # waits behind the second: an hour after it
+    wait_for(server, ADA, third, "not graded yet")
+    assert ledger(server)[third]["next_at"] == pytest.approx(entry["next_at"] + 3600, abs=1)
 
 
 def test_an_extension_moves_a_students_due_date(server):

@@ -96,21 +96,25 @@ class Service:
     def _round(self, assignment: str) -> None:
         rule = self.policies[assignment]
         now = time.time()
-        chosen: dict[str, Entry] = {}
+        waiting: dict[str, list[Entry]] = {}
         for entry in self.ledger.queued():
-            if entry.assignment != assignment or entry.student in chosen:
-                continue
-            opens = next_slot(self.ledger.graded_times(entry.student, assignment),
-                              rule.graded_per_hour, rule.graded_per_day, now)
-            if opens is not None:
-                self._wait(entry, rule, opens)
-                chosen[entry.student] = None  # their later submissions wait behind this one
-                continue
-            chosen[entry.student] = entry
+            if entry.assignment == assignment:
+                waiting.setdefault(entry.student, []).append(entry)
+        chosen: dict[str, Entry] = {}
+        for student, entries in waiting.items():
+            # Each in turn: the first is graded now if the limits allow; any that must wait is
+            # told when, counting the ones before it as graded at their own time.
+            times = self.ledger.graded_times(student, assignment)
+            for entry in entries:
+                opens = next_slot(times, rule.graded_per_hour, rule.graded_per_day, now)
+                if opens is not None:
+                    self._wait(entry, rule, opens)
+                elif student not in chosen and entry is entries[0]:
+                    chosen[student] = entry
+                times.append(opens or now)
         putting_back = {s for (s, a) in self.restore if a == assignment and s not in chosen}
         for student in putting_back:
             chosen[student] = self.ledger.entries[self.restore[(student, assignment)]]
-        chosen = {s: e for s, e in chosen.items() if e is not None}
         if not chosen:
             return
         placed = rounds.place(self.root, self.exchange, self.course,

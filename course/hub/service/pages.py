@@ -11,6 +11,7 @@ it, the course's own feedback page (``feedback/STUDENT/ASSIGNMENT/``). Over the 
 page saying when it will be graded. Every page is written by descriptor into a folder the
 student owns (a link planted there is replaced, never followed)."""
 import os
+from collections import Counter
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -69,12 +70,18 @@ def visible_checks(graded, source, release) -> Checks:
                     if is_test_cell(c) and HIDDEN_MARK in _text(c.source)}
     visible_text = {grade_id(c): _text(c.source) for c in release.cells if is_test_cell(c)}
     headings = task_headings(graded)
+    tests = [grade_id(c) for c in graded.cells if is_test_cell(c) and grade_id(c)]
+    per_task = Counter(headings.get(gid) or gid for gid in tests)
+    seen: Counter = Counter()
     lines, passed = [], 0
     for cell in graded.cells:
         gid = grade_id(cell)
         if not is_test_cell(cell) or not gid:
             continue
-        where = escape(headings.get(gid) or gid)
+        task = headings.get(gid) or gid
+        seen[task] += 1
+        where = escape(task) + (f", test {seen[task]} of {per_task[task]}"
+                                if per_task[task] > 1 else "")
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         hidden = gid in hidden_cells
         if not errors:
