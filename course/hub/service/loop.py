@@ -23,6 +23,8 @@ ATTEMPTS = 3   # rounds a submission may fail to be graded (not the student's fa
 
 
 class Service:
+    """The service's state between looks: the policies, the ledger, what is to be put back."""
+
     def __init__(self, root: Path, exchange: Path, course: str, state: Path, jobs: int = 2,
                  budget: float = 600, progress=print):
         self.root, self.exchange, self.course, self.state = root, exchange, course, state
@@ -271,7 +273,8 @@ class Service:
             records = rounds.recorded(self.root, assignment)
             for entry in passed:
                 if records.get(entry.student, (None, ""))[1] != entry.fingerprint:
-                    continue  # not the one the gradebook holds: its early page stays
+                    entry.page = "early, not counted"  # not the one the gradebook holds
+                    continue
                 secret = inbox.secret(self.exchange, self.course, _arrival(entry))
                 for notebook in release_notebooks(self.root, assignment):
                     html = pages.course_page(self.root, entry.student, assignment, notebook)
