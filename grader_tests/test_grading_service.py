@@ -206,6 +206,15 @@ def test_a_submission_over_the_limit_waits_with_the_time_it_is_graded(server, ad
     assert ledger(server)[third]["next_at"] == pytest.approx(entry["next_at"] + 3600, abs=1)
 
 
+def test_when_the_due_date_passes_the_early_page_becomes_the_full_one(server, ada_first):
+    _policy(server.root, [BO])  # Ada's extension withdrawn: her due date has passed
+    try:
+        full = wait_for(server, ADA, ada_first[0], HIDDEN_CASE)
+        assert "early feedback" not in full and "Score:" in full
+    finally:
+        _policy(server.root, [ADA, BO])
+
+
 def test_an_extension_moves_a_students_due_date(server):
     late, extended = submit(server, CY, HALF_RIGHT), submit(server, BO, HALF_RIGHT)
     full = wait_for(server, CY, late, HIDDEN_CASE)  # the course's own page, hidden cases named
@@ -238,23 +247,28 @@ def test_the_best_submission_counts_when_the_policy_says_so(server):
 
 def test_a_burst_all_get_feedback_and_the_batch_neither_doubles_nor_loses_a_grade(server):
     """Each of the burst's students submits twice: the second time while the TA's batch
-    (``--force``, one worker: it takes a while) regrades the whole class. The service waits for the batch, grades each
+    (``--force``, one worker: it takes a while) regrades them all. The service waits for the batch, grades each
     second submission once, and a batch run afterwards keeps everyone."""
     _policy(server.root, [ADA, BO], per_hour=5)
     students = burst_names(BURST)
     burst(server, students)
     said = len(server.output.read_text())
     batch = subprocess.Popen([sys.executable, "-m", "course", "grade", A1, "--force", "--jobs",
-                              "1", "--course", str(server.root)], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
+                              "1", "--course", str(server.root), "--students", *students],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     for line in batch.stdout:  # it says it grades once it holds the assignment's lock
         if line.startswith("grading "):
             break
     names = burst(server, students)
     forced = batch.stdout.read()
     assert batch.wait() == 0, forced
-    after = subprocess.run([sys.executable, "-m", "course", "grade", A1, "--course",
-                            str(server.root)], capture_output=True, text=True, check=False)
+    deadline = time.monotonic() + 120
+    while True:  # the TA's batch afterwards, once the service is not grading (others' work)
+        after = subprocess.run([sys.executable, "-m", "course", "grade", A1, "--course",
+                                str(server.root)], capture_output=True, text=True, check=False)
+        if "is being graded in" not in after.stderr or time.monotonic() > deadline:
+            break
+        time.sleep(1)
     service_said = server.output.read_text()[said:]
     assert "a grading run holds it" in service_said, service_said
     graded_by_service = _graded_lines(service_log(server), names)
