@@ -66,3 +66,51 @@ def test_a_submission_is_copied_without_following_a_link_or_reading_a_fifo(tmp_p
     assert "pipe (not a file)" in left_out and "notes-again.txt (a hard link)" in left_out
     assert not (copied / "data" / "notes.txt").exists(), "one name of a hard-linked file is kept?"
     assert sorted(p.name for p in (root / "submitted" / ADA).iterdir()) == [A1]
+
+
+def _graded_course(tmp_path):
+    """A course folder whose autograded copy of assignment 1 failed Q1's hidden check and Q2's
+    visible one (error outputs as the grader writes them), and stopped Q3 with a NameError."""
+    import shutil
+
+    import nbformat
+
+    from course.grading.course_dir import ROOT
+
+    root = tmp_path / "course"
+    for kind in ("source", "release"):
+        shutil.copytree(ROOT / kind / A1, root / kind / A1)
+    graded = nbformat.read(root / "source" / A1 / "packing_by_hand.ipynb", as_version=4)
+    failures = {
+        "test_q1_chunks": ("AssertionError", "case: Q1: chunks at 200 words\n  the contract "
+                           "says: pack 80, 120, 60 and 150 words greedily\n  received: 4"),
+        "test_q2_sizes": ("AssertionError", "case: sizes_at_200 is a list of ints\n  received: "
+                          "'two hundred' (type str)"),
+        "test_q3_pieces": ("NameError", "name 'pieces_for_350' is not defined")}
+    for cell in graded.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid in failures:
+            name, text = failures[gid]
+            cell.outputs = [nbformat.v4.new_output("error", ename=name, evalue=text,
+                                                   traceback=[f"{name}: {text}"])]
+    (root / "autograded" / ADA / A1).mkdir(parents=True)
+    nbformat.write(graded, root / "autograded" / ADA / A1 / "packing_by_hand.ipynb")
+    return root
+
+
+def test_before_the_due_date_hidden_checks_are_a_count_or_nothing(tmp_path):
+    root = _graded_course(tmp_path)
+    due = pages.due_line("Fri 11 Dec 17:00 UTC", False)
+    counted = pages.early_page(root, ADA, A1, "packing_by_hand.ipynb", "count", due,
+                               "Fri 11 Dec 17:00 UTC")
+    nothing = pages.early_page(root, ADA, A1, "packing_by_hand.ipynb", "nothing", due,
+                               "Fri 11 Dec 17:00 UTC")
+    for page in (counted, nothing):
+        assert "sizes_at_200 is a list of ints" in page and "&#x27;two hundred&#x27;" in page
+        assert "Q1: chunks at 200 words" not in page and "80, 120" not in page
+        assert "the checks stopped with NameError" in page and "pieces_for_350" not in page
+        assert "Due: <b>Fri 11 Dec 17:00 UTC</b>" in page
+    # 12 cells hold hidden checks: Q1's failed, Q2's and Q3's never ran
+    assert "Hidden checks: 9 of 12 passed." in counted
+    assert "Hidden checks:" not in nothing and "shown after the due date (Fri 11 Dec" in nothing
+    assert pages.early_page(root, "bo", A1, "packing_by_hand.ipynb", "count", due, "") is None
