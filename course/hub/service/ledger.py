@@ -14,8 +14,9 @@ HOUR, DAY = 3600, 86400
 
 @dataclass
 class Entry:
-    """One submission. ``state``: queued, graded (a score or a reason given) or waiting (over the
-    limit, queued until ``next_at``); ``page``: what its student's feedback page is now."""
+    """One submission. ``state``: queued, graded (a score or a reason given), waiting (over the
+    limit, queued until ``next_at``) or failed (the TA was told); ``page``: what its student's
+    feedback page is now."""
     name: str
     student: str
     assignment: str
@@ -29,7 +30,8 @@ class Entry:
     page: str = ""            # waiting, early, full
     next_at: float | None = None
     fingerprint: str = ""
-    latency: float | None = None   # noticed to feedback released, seconds
+    latency: float | None = None   # submitted to feedback released, seconds
+    put_back: bool = False    # it counts, but another is in the course folder: graded again
 
 
 class Ledger:

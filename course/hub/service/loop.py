@@ -35,7 +35,6 @@ class Service:
         self.log = open(state / "service.log", "a", encoding="utf-8")  # noqa: SIM115 — its life
         self.policies: dict[str, policy.Policy] = {}
         self.policy_problem = ""
-        self.restore: dict[tuple[str, str], str] = {}   # (student, assignment) -> entry to put back
         self.tries: dict[str, int] = {}
         self.busy: set[str] = set()    # assignments a grading run held at the last look
         self.stopping = False
@@ -114,9 +113,10 @@ class Service:
                 elif student not in chosen and entry is entries[0]:
                     chosen[student] = entry
                 times.append(opens or now)
-        putting_back = {s for (s, a) in self.restore if a == assignment and s not in chosen}
-        for student in putting_back:
-            chosen[student] = self.ledger.entries[self.restore[(student, assignment)]]
+        back = {e.student: e for e in self.ledger.entries.values()
+                if e.put_back and e.assignment == assignment and e.student not in chosen}
+        putting_back = set(back)
+        chosen.update(back)
         if not chosen:
             return
         placed = rounds.place(self.root, self.exchange, self.course,
@@ -139,7 +139,7 @@ class Service:
             outcome, graded_from = rounds.recorded(self.root, assignment).get(student, (None, ""))
             if student in putting_back:
                 if graded_from and graded_from == done.fingerprint:
-                    del self.restore[(student, assignment)]
+                    chosen[student].put_back = False
                     self.say(f"{student}: {assignment} counts their submission of "
                              f"{_clock(chosen[student].submitted)} again ({rule.counts})",
                              flush=True)
@@ -255,10 +255,8 @@ class Service:
             want = in_time[-1] if in_time else graded[-1]
         else:
             want = entry
-        if want.name != entry.name:
-            self.restore[(entry.student, entry.assignment)] = want.name
-        else:
-            self.restore.pop((entry.student, entry.assignment), None)
+        for each in graded:  # the one that counts is put back, next round, if it is not in
+            each.put_back = each is want and want is not entry
 
     def _due_dates_passed(self) -> None:
         """Early pages of counted submissions whose student's due date has passed become the
