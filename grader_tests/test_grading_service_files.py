@@ -38,6 +38,7 @@ def test_a_submission_named_earlier_than_it_was_made_counts_from_when_it_was_mad
     backdated.mkdir()
     (inbound / f"bo+{A1}+2026-01-01 00:00:00.000000 UTC").mkdir()   # not hers
     (inbound / f"{ADA}+{A1}+{'9' * 60}").mkdir()                     # not nbgrader's name
+    (inbound / f"{ADA}+{A1}+2026-01-01 00:00:00.000000 UTC+x\nproblem: y").mkdir()  # nor this
     (inbound / f"{ADA}+{A1}+2026-01-01 00:00:00.000000 UTC").symlink_to(backdated)
     found = inbox.arrivals(exchange, COURSE, {A1})
     assert [a.name for a in found] == [backdated.name]

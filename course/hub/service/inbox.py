@@ -8,6 +8,7 @@ A submission is ``inbound/STUDENT/STUDENT+ASSIGNMENT+TIMESTAMP[+RANDOM]/``, as n
 import datetime
 import errno
 import os
+import re
 import shutil
 import stat
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from course.grading.intake.handed_in import MAX_BYTES, MAX_FILES
 from course.grading.submissions import OPEN_DIR, open_below
 
 SECRET_BYTES = 1024
+RANDOM_PART = re.compile(r"[A-Za-z0-9_=-]{1,40}")   # nbgrader's: base64 of 9 random bytes
 READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
@@ -64,7 +66,8 @@ def _submissions(folder: int, student: str, submitted: list[str],
     found = []
     for name in submitted:
         parts = name.split("+")
-        if len(parts) not in (3, 4) or parts[0] != student or parts[1] not in assignments:
+        if len(parts) not in (3, 4) or parts[0] != student or parts[1] not in assignments \
+                or len(parts) == 4 and not RANDOM_PART.fullmatch(parts[3]):
             continue
         try:  # nbgrader's own format is 30-odd characters: a longer one is not its
             when = parse_utc(parts[2]) if len(parts[2]) <= 40 else None
