@@ -31,7 +31,14 @@ def add_commands(commands) -> None:
                        help="the hub's own port on 127.0.0.1 (default 8081)")
     start.add_argument("--proxy-api-port", type=int, default=8001,
                        help="the proxy's API port on 127.0.0.1 (default 8001)")
-    for step in (accounts, start):
+    service = steps.add_parser("service", help="grade each submission as it arrives and release "
+                                               "its feedback (JupyterHub runs it; as root)")
+    service.add_argument("--jobs", type=int, default=2, help="grading workers (default 2)")
+    service.add_argument("--budget", type=float, default=600,
+                         help="seconds one student may take in all (default 600)")
+    service.add_argument("--poll", type=float, default=1.0,
+                         help="seconds between looks at the exchange (default 1)")
+    for step in (accounts, start, service):
         step.add_argument("--course", type=Path, default=paths.ROOT,
                           help="the course's checkout (default: this one)")
         step.add_argument("--exchange", type=Path, default=paths.EXCHANGE,
@@ -45,7 +52,14 @@ def run(args) -> int:
         print("error: the class server's commands run as root (they make accounts and start "
               "each person's server as that person)", file=sys.stderr)
         return 2
-    return {"accounts": accounts, "start": start}[args.hub_command](args)
+    return {"accounts": accounts, "start": start, "service": service}[args.hub_command](args)
+
+
+def service(args) -> int:
+    from course.hub.service.loop import serve
+
+    return serve(args.course.resolve(), args.exchange, args.state / "grading-service",
+                 args.jobs, args.budget, args.poll)
 
 
 def accounts(args) -> int:
@@ -94,7 +108,9 @@ def server_settings(args):
         course_root=str(args.course.resolve()), exchange=str(args.exchange), course_id=COURSE_ID,
         graders=graders, admins=[people["instructor"]], state=str(args.state),
         python_bin=str(paths.CLASS_BIN), proxy=str(paths.PROXY), ip=args.ip, port=args.port,
-        hub_port=args.hub_port, proxy_api_port=args.proxy_api_port, allowed=[*graders, *people["students"]])
+        hub_port=args.hub_port, proxy_api_port=args.proxy_api_port,
+        allowed=[*graders, *people["students"]], course_python=str(paths.COURSE_PYTHON if paths.COURSE_PYTHON.exists()
+                                                   else sys.executable))
 
 
 def launch(server, log: Path) -> subprocess.Popen:

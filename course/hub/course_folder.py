@@ -14,7 +14,8 @@ from course.hub.accounts import GRADERS
 
 GRADERS_ONLY = ["source", ".git", "grader_tests", "submitted", "autograded", "feedback",
                 "exports", "reports", "logs", "gradebook.db", ".demo", ".bench",
-                "cluster-certs", "exchange"]  # the Dask cluster's keys; a local exchange
+                "cluster-certs", "exchange",  # the Dask cluster's keys; a local exchange
+                "grading-policy.toml"]        # due dates and who has an extension
 MADE_IF_MISSING = ["submitted", "autograded", "feedback", "exports", "reports", "logs"]
 
 

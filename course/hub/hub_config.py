@@ -25,6 +25,7 @@ STUDENT_SERVER_OFF = ["nbgrader.server_extensions.formgrader",
 GRADER_CSP = "frame-ancestors 'self'"
 # What JupyterHub keeps in the state folder that no account may read: its database holds every
 # API token (SQLite gives its journal the database's mode), its log every login.
+SERVICE = "course-grader"     # the grading service's name in the hub (docs/class-server.md)
 SECRETS = ["jupyterhub.sqlite", "jupyterhub.log"]  # (JupyterHub makes its cookie secret 0600)
 
 
@@ -44,6 +45,7 @@ class ClassServer:
     hub_port: int = 8081
     proxy_api_port: int = 8001
     allowed: list[str] = field(default_factory=list)
+    course_python: str = ""      # runs the grading service (none when "")
 
 
 def _settings_folder(folder: Path, server: ClassServer, grader: bool) -> None:
@@ -116,3 +118,19 @@ def configure(c, server: ClassServer) -> None:
         spawner.notebook_dir = server.course_root if grader else "~"
 
     c.Spawner.pre_spawn_hook = pre_spawn
+
+    if server.course_python:
+        c.JupyterHub.services = [grading_service(server)]
+
+
+def grading_service(server: ClassServer) -> dict:
+    """The grading service as a managed service: JupyterHub starts it with its own API token,
+    restarts it if it dies and stops it with the hub. It runs as the hub's user, root, because
+    grading needs root today (docs/class-server.md)."""
+    return {"name": SERVICE,
+            "command": [server.course_python, "-m", "course", "hub", "service",
+                        "--course", server.course_root, "--exchange", server.exchange,
+                        "--state", server.state],
+            "cwd": server.course_root,
+            "environment": {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+            "display": False}

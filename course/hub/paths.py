@@ -5,6 +5,7 @@ from course.grading.course_dir import ROOT
 
 CLASS_VENV = ROOT / ".venv" / "class-server"        # made by `make hub-install`
 CLASS_BIN = CLASS_VENV / "bin"
+COURSE_PYTHON = ROOT / ".venv" / "bin" / "python"  # `make install`'s: the grader's environment
 PROXY = CLASS_VENV / "proxy" / "node_modules" / ".bin" / "configurable-http-proxy"
 EXCHANGE = Path("/srv/nbgrader/exchange")              # the course's default (docs/settings.md)
 STATE = Path("/srv/nbgrader/hub")                      # root-only: the hub's database, secrets, class

@@ -1,0 +1,117 @@
+"""The grading service's own file handling in folders a student owns (their inbound and feedback
+folders of the private exchange): nothing is followed, nothing is taken on the student's word.
+No accounts needed: the folders are made here as a student could leave them."""
+import datetime
+import os
+import time
+
+from course.hub.service import inbox, pages
+
+COURSE, A1, ADA = "tearing-the-book", "01-packing-by-hand", "ada"
+
+
+def _exchange(tmp_path):
+    for kind in ("inbound", "feedback"):
+        (tmp_path / "exchange" / COURSE / kind / ADA).mkdir(parents=True)
+    return tmp_path / "exchange"
+
+
+def test_a_link_planted_where_a_page_goes_is_replaced_not_followed(tmp_path):
+    from nbgrader.utils import notebook_hash
+
+    exchange = _exchange(tmp_path)
+    elsewhere = tmp_path / "not-the-students.txt"
+    elsewhere.write_text("kept")
+    name = notebook_hash(secret="s3cret", notebook_id="packing_by_hand") + ".html"
+    planted = exchange / COURSE / "feedback" / ADA / name
+    planted.symlink_to(elsewhere)
+    pages.release(exchange, COURSE, ADA, "s3cret", "packing_by_hand.ipynb", "<html>page</html>")
+    assert elsewhere.read_text() == "kept"
+    assert not planted.is_symlink() and planted.read_text() == "<html>page</html>"
+    assert planted.stat().st_mode & 0o777 == 0o644
+
+
+def test_a_submission_named_earlier_than_it_was_made_counts_from_when_it_was_made(tmp_path):
+    exchange = _exchange(tmp_path)
+    inbound = exchange / COURSE / "inbound" / ADA
+    backdated = inbound / f"{ADA}+{A1}+2020-01-01 00:00:00.000000 UTC"
+    backdated.mkdir()
+    (inbound / f"bo+{A1}+2026-01-01 00:00:00.000000 UTC").mkdir()   # not hers
+    (inbound / f"{ADA}+{A1}+{'9' * 60}").mkdir()                     # not nbgrader's name
+    (inbound / f"{ADA}+{A1}+2026-01-01 00:00:00.000000 UTC+x\nproblem: y").mkdir()  # nor this
+    (inbound / f"{ADA}+{A1}+2026-01-01 00:00:00.000000 UTC").symlink_to(backdated)
+    found = inbox.arrivals(exchange, COURSE, {A1})
+    assert [a.name for a in found] == [backdated.name]
+    assert abs(found[0].timestamp.timestamp() - time.time()) < 60
+    assert found[0].timestamp.tzinfo == datetime.timezone.utc
+
+
+def test_a_submission_is_copied_without_following_a_link_or_reading_a_fifo(tmp_path):
+    exchange = _exchange(tmp_path)
+    folder = exchange / COURSE / "inbound" / ADA / f"{ADA}+{A1}+2026-12-04 10:00:00.000000 UTC"
+    (folder / "data").mkdir(parents=True)
+    (folder / "packing_by_hand.ipynb").write_text("{}")
+    (folder / "data" / "notes.txt").write_text("mine")
+    secret_elsewhere = tmp_path / "solutions.txt"
+    secret_elsewhere.write_text("the answers")
+    (folder / "answers.txt").symlink_to(secret_elsewhere)
+    os.mkfifo(folder / "pipe")
+    os.link(folder / "data" / "notes.txt", folder / "notes-again.txt")
+    (arrival,) = inbox.arrivals(exchange, COURSE, {A1})
+    root = tmp_path / "course"
+    left_out = inbox.copy_in(exchange, COURSE, arrival, root)
+    copied = root / "submitted" / ADA / A1
+    assert (copied / "packing_by_hand.ipynb").read_text() == "{}"
+    assert (copied / "answers.txt").is_symlink()   # the batch names it to the TA, never reads it
+    assert not (copied / "pipe").exists()
+    assert "pipe (not a file)" in left_out and "notes-again.txt (a hard link)" in left_out
+    assert not (copied / "data" / "notes.txt").exists(), "one name of a hard-linked file is kept?"
+    assert sorted(p.name for p in (root / "submitted" / ADA).iterdir()) == [A1]
+
+
+def _graded_course(tmp_path):
+    """A course folder whose autograded copy of assignment 1 failed Q1's hidden check and Q2's
+    visible one (error outputs as the grader writes them), and stopped Q3 with a NameError."""
+    import shutil
+
+    import nbformat
+
+    from course.grading.course_dir import ROOT
+
+    root = tmp_path / "course"
+    for kind in ("source", "release"):
+        shutil.copytree(ROOT / kind / A1, root / kind / A1)
+    graded = nbformat.read(root / "source" / A1 / "packing_by_hand.ipynb", as_version=4)
+    failures = {
+        "test_q1_chunks": ("AssertionError", "case: Q1: chunks at 200 words\n  the contract "
+                           "says: pack 80, 120, 60 and 150 words greedily\n  received: 4"),
+        "test_q2_sizes": ("AssertionError", "case: sizes_at_200 is a list of ints\n  received: "
+                          "'two hundred' (type str)"),
+        "test_q3_pieces": ("NameError", "name 'pieces_for_350' is not defined")}
+    for cell in graded.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid in failures:
+            name, text = failures[gid]
+            cell.outputs = [nbformat.v4.new_output("error", ename=name, evalue=text,
+                                                   traceback=[f"{name}: {text}"])]
+    (root / "autograded" / ADA / A1).mkdir(parents=True)
+    nbformat.write(graded, root / "autograded" / ADA / A1 / "packing_by_hand.ipynb")
+    return root
+
+
+def test_before_the_due_date_hidden_checks_are_a_count_or_nothing(tmp_path):
+    root = _graded_course(tmp_path)
+    due = pages.due_line("Fri 11 Dec 17:00 UTC", False)
+    counted = pages.early_page(root, ADA, A1, "packing_by_hand.ipynb", "count", due,
+                               "Fri 11 Dec 17:00 UTC")
+    nothing = pages.early_page(root, ADA, A1, "packing_by_hand.ipynb", "nothing", due,
+                               "Fri 11 Dec 17:00 UTC")
+    for page in (counted, nothing):
+        assert "sizes_at_200 is a list of ints" in page and "&#x27;two hundred&#x27;" in page
+        assert "Q1: chunks at 200 words" not in page and "80, 120" not in page
+        assert "the checks stopped with NameError" in page and "pieces_for_350" not in page
+        assert "Due: <b>Fri 11 Dec 17:00 UTC</b>" in page
+    # 12 cells hold hidden checks: Q1's failed, Q2's and Q3's never ran
+    assert "Hidden checks: 9 of 12 passed." in counted
+    assert "Hidden checks:" not in nothing and "shown after the due date (Fri 11 Dec" in nothing
+    assert pages.early_page(root, "bo", A1, "packing_by_hand.ipynb", "count", due, "") is None
