@@ -2,7 +2,7 @@
 release/ earn full marks, in process and through the real autograder.
 
 ``grader_tests/implementations/blind/aN.py`` holds three students per assignment, written from
-the release notebooks alone; ``aN_round2.py`` three more, written later by another session
+the release notebooks alone; ``aN_round2.py`` and ``aN_round3.py`` more, each written later by another session
 after the texts changed. A student whose reading a later, clearer contract ruled out is
 listed in that file's ``SUPERSEDED`` with the tests the old reading fails: it must fail exactly
 those, so the clarified sentence is the only thing between it and full marks.
@@ -19,17 +19,20 @@ ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-teari
 
 
 def _students(number: int):
-    """Every blind student of assignment ``number``: round 1's, and round 2's where there was
-    one (``aN_round2.py``, named ``round2-…``); and the superseded readings."""
+    """Every blind student of assignment ``number``: round 1's, and each later round's where
+    there was one (``aN_round2.py``, ``aN_round3.py``: named ``round2-…``, ``round3-…``); and
+    the superseded readings of every round."""
     module = importlib.import_module(f"implementations.blind.a{number}")
-    blind = dict(module.BLIND)
-    try:
-        later = importlib.import_module(f"implementations.blind.a{number}_round2")
-    except ModuleNotFoundError:
-        later = None
-    if later is not None:
-        blind.update({f"round2-{name}": cells for name, cells in later.BLIND.items()})
-    return blind, getattr(module, "SUPERSEDED", {})
+    blind, superseded = dict(module.BLIND), dict(getattr(module, "SUPERSEDED", {}))
+    for round_ in (2, 3):
+        try:
+            later = importlib.import_module(f"implementations.blind.a{number}_round{round_}")
+        except ModuleNotFoundError:
+            continue
+        blind.update({f"round{round_}-{name}": cells for name, cells in later.BLIND.items()})
+        superseded.update({f"round{round_}-{name}": tests
+                           for name, tests in getattr(later, "SUPERSEDED", {}).items()})
+    return blind, superseded
 
 
 CASES = [(n, name) for n in ASSIGNMENTS for name in sorted(_students(n)[0])]
