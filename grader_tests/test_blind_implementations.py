@@ -68,13 +68,18 @@ def test_blind_students_through_the_real_autograder(number):
         assert isinstance(score, tuple) and score[1] > 0 and score[0] == score[1] - lost, f"{name}: {score}"
 
 
-# Assignment 5's evidence measures (Part 5): three students written blind on 2026-12-04. The
-# rest of their notebook is the reference's, so every test passes or the evidence cells lost it.
+# Assignment 5: the evidence measures (Part 5) of three students written blind on 2026-12-04,
+# the rest of their notebook the reference's; and round 3's two students, who wrote every answer
+# cell (one pasted their decision card into the notebook, so it earns card points the reference's
+# notebook alone does not). Each loses nothing the reference keeps.
 A5 = "05-own-docs-verdict"
 
 
 def _a5_students() -> dict:
-    return importlib.import_module("implementations.blind.a5_evidence").BLIND
+    students = dict(importlib.import_module("implementations.blind.a5_evidence").BLIND)
+    later = importlib.import_module("implementations.blind.a5_round3").BLIND
+    students.update({f"round3-{name}": cells for name, cells in later.items()})
+    return students
 
 
 @pytest.fixture(scope="module")
@@ -85,15 +90,17 @@ def a5_reference():
 
 
 @pytest.mark.parametrize("name", sorted(_a5_students()))
-def test_blind_a5_evidence_student_earns_every_point(name, a5_reference):
+def test_blind_a5_student_loses_nothing_the_reference_keeps(name, a5_reference):
     report = score_in_process(A5, _a5_students()[name])
-    assert set(report.failures) == set(a5_reference.failures), f"{name}: {report.summary()}"
-    assert report.total == a5_reference.total, f"{name}: {report.summary()}"
+    assert set(report.failures) <= set(a5_reference.failures), f"{name}: {report.summary()}"
+    assert report.total >= a5_reference.total, f"{name}: {report.summary()}"
 
 
 @pytest.mark.slow
-def test_blind_a5_evidence_students_through_the_real_autograder():
+def test_blind_a5_students_through_the_real_autograder():
     reference = autograde(A5, {"reference": submission(A5)})["reference"]
     scores = autograde(A5, {name: submission(A5, cells) for name, cells in _a5_students().items()})
     assert isinstance(reference, tuple) and reference[0] > 0, reference
-    assert scores == {name: reference for name in _a5_students()}, scores
+    for name, score in scores.items():
+        assert isinstance(score, tuple) and score[1] == reference[1], f"{name}: {score}"
+        assert score[0] >= reference[0], f"{name}: {score} (reference {reference})"
