@@ -186,8 +186,17 @@ def _start_workers(args):
     from course.grading.batch.workers import Workers
 
     students = args.students or _submitted(args)
-    return Workers.started(min(args.jobs, len(students)), args.course.resolve(), feedback=True,
-                           assignment=args.assignment)
+    return Workers.started(min(args.jobs, len(students)), args.course.resolve(),
+                           _settings(args), feedback=True, assignment=args.assignment)
+
+
+def _settings(args) -> dict | None:
+    """The grading settings the command hands its workers: none but, for grader_tests only,
+    the processes to kill on purpose (``--kill-at``, ``fault_injection``)."""
+    if not getattr(args, "kill_at", None):
+        return None
+    return {"FaultInjection": {"kill_at": [(process, phase, student, int(attempt))
+                                           for process, phase, student, attempt in args.kill_at]}}
 
 
 def _submitted(args) -> list[str]:
@@ -278,7 +287,7 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead, stop) ->
         cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
                           students=args.students or None, cluster=cluster,
                           workers=workers, meanwhile=steps if cluster is None else (),
-                          finisher=finisher, plan=plan, stop=stop)
+                          finisher=finisher, plan=plan, stop=stop, settings=_settings(args))
     except ImportError as error:
         if cluster is None:
             raise
@@ -454,6 +463,9 @@ def main(argv=None) -> int:
                          default=Path(CourseSettings().cluster_certs),
                          help="the course's cluster certificates (from cluster-certs; default "
                               "$COURSE_CLUSTER_CERTS, else ./cluster-certs)")
+    # FAULT INJECTION, for grader_tests only (course.grading.fault_injection): not in --help.
+    grading.add_argument("--kill-at", nargs=4, action="append", default=[], help=argparse.SUPPRESS,
+                         metavar=("PROCESS", "PHASE", "STUDENT", "ATTEMPT"))
     _report_options(grading)
     reporting = commands.add_parser(
         "report", help="the instructor's page of a graded assignment, and the Canvas CSV")
