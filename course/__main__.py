@@ -328,6 +328,13 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead, stop) ->
         print(f"error: nobody was graded ({len(cycle.outcomes)} not graded: each row above "
               "says why)", file=sys.stderr)
         return 1
+    faulted = sorted(o.student_id for o in cycle.outcomes if o.status == Status.NOT_GRADED
+                     and o.fault)
+    if faulted:  # the grader's doing (a worker died twice, …): the rerun grades them
+        print(f"error: {len(faulted)} not graded for a fault of the grader's, not of their work "
+              f"({', '.join(faulted)}): run the same command again to grade them",
+              file=sys.stderr)
+        return 1
     return reported or (1 if cycle.problems or getattr(args, "misplaced", []) else 0)
 
 
