@@ -26,8 +26,13 @@ from course.grading.fault_injection import TALLY
 from harness import release_path, scratch_course, submission
 from tools import bwrap_found, require
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(os.geteuid() != 0, reason="a root grader's sandboxed kernels")]
+
+
+def heavy(test):
+    """A test of the graded class: slow, and only for a root grader (sandboxed kernels)."""
+    return pytest.mark.slow(pytest.mark.skipif(
+        os.geteuid() != 0, reason="a root grader's sandboxed kernels")(test))
+
 
 A1 = "01-packing-by-hand"
 PAGE = release_path(A1).with_suffix(".html").name
@@ -170,11 +175,13 @@ def _not_graded_everywhere(student, seen, fault) -> None:
     assert seen["autograded"] == [], (student, seen["autograded"])
 
 
+@heavy
 def test_the_untouched_students_keep_their_exact_scores(runs):
     for student in UNTOUCHED:
         _graded_everywhere(student, runs["exports"][student], runs["known"][student])
 
 
+@heavy
 @pytest.mark.parametrize("student", [s for s, (_, _, n) in KILLED.items() if n == 1])
 def test_killed_once_the_student_is_graded_again_with_the_clean_score(runs, student):
     process, phase, _ = KILLED[student]
@@ -183,6 +190,7 @@ def test_killed_once_the_student_is_graded_again_with_the_clean_score(runs, stud
     _graded_everywhere(student, runs["exports"][student], runs["known"][student])
 
 
+@heavy
 @pytest.mark.parametrize("student", [s for s, (p, ph, n) in KILLED.items()
                                      if n == 0 and (p, ph) != ("kernel", "feedback")])
 def test_killed_every_time_the_student_is_not_graded_by_the_grader(runs, student):
@@ -199,6 +207,7 @@ def test_killed_every_time_the_student_is_not_graded_by_the_grader(runs, student
         assert reason.startswith("the kernel died") and "retry" in reason, reason
 
 
+@heavy
 def test_no_kernel_lives_while_feedback_is_written(runs):
     """The kernel is shut down when the notebook has run (``Execute.shutdown_kernel``): at the
     feedback phase there is no kernel to kill, and the student is graded as usual."""
@@ -208,6 +217,7 @@ def test_no_kernel_lives_while_feedback_is_written(runs):
         _graded_everywhere(student, runs["exports"][student], runs["known"][student])
 
 
+@heavy
 def test_the_command_says_not_everyone_was_graded(runs):
     faulty = runs["faulty"]
     assert faulty.returncode == 1, _said(faulty)
@@ -218,6 +228,7 @@ def test_the_command_says_not_everyone_was_graded(runs):
         f"({', '.join(faulted)}): run the same command again to grade them"], _said(faulty)
 
 
+@heavy
 def test_a_rerun_grades_the_killed_students_with_their_clean_scores(runs):
     """Every student the grader's fault left not graded is graded again, with the clean run's
     score; the rest are kept. A kernel killed in the student's cells at both attempts is kept
@@ -236,3 +247,30 @@ def test_a_rerun_grades_the_killed_students_with_their_clean_scores(runs):
             assert seen == runs["exports"][student], "what the rerun kept changed"
             continue
         _graded_everywhere(student, seen, runs["known"][student])
+
+
+# The hook itself, in a process of its own (it kills the process it runs in).
+
+HOOK = """
+import sys
+from traitlets.config import Config
+from course.grading.fault_injection import reached
+config = Config()
+config.CourseDirectory.root = sys.argv[1]
+if sys.argv[2]:
+    config.FaultInjection.kill_at = [("worker", "judging", "bob", int(sys.argv[2]))]
+for _ in range(3):
+    reached(config, "judging", "ann")
+    reached(config, "recording", "bob")
+    reached(config, "judging", "bob")
+    print("lived", flush=True)
+"""
+
+
+@pytest.mark.parametrize("attempt, lived", [("", 3), ("1", 0), ("2", 1), ("0", 0)])
+def test_the_hook_kills_only_the_named_phase_student_and_attempt(tmp_path, attempt, lived):
+    done = subprocess.run([sys.executable, "-c", HOOK, str(tmp_path), attempt],
+                          capture_output=True, text=True, env=tool_env(), timeout=60)
+    assert done.stdout.count("lived") == lived, done.stdout + done.stderr
+    assert done.returncode == (0 if lived == 3 else -9), done.stderr
+    assert (tmp_path / "logs" / TALLY).exists() == bool(attempt), "unarmed, it writes nothing"
