@@ -10,6 +10,7 @@ import os
 import time
 from pathlib import Path
 
+from course.grading import fault_injection
 from course.grading.batch import attempts, faults, nbgrader_log, resume
 from course.grading.intake.handed_in import course_id, db_url, unreadable, unsafe_id
 from course.grading.course_dir import course_settings, nbgrader_api, tool_env
@@ -53,6 +54,7 @@ def _worker(tasks, results, root: str, settings: dict | None, feedback: bool,
         if outcome.status == Status.NOT_GRADED:  # no earlier score stays live (withdraw)
             problem = "; ".join(filter(None, [problem, *withdraw(Path(root), [outcome],
                                                                   db_url(Path(root)))]))
+        fault_injection.reached(api.config, "outcome", student)  # grader_tests only
         resume.keep(db_url(Path(root)), outcome, graded_from)  # durable before it is reported
         results.put(("done", student, (outcome, problem)))
 
