@@ -193,6 +193,25 @@ def _ppid_chain_has(proc: Path, ancestor: int) -> bool:
     return False
 
 
+def test_a_test_cannot_fill_dev(judge):
+    """/dev holds no file a test makes: a judge that wrote there would spend the grader's
+    memory on an unsized tmpfs (the cold judge's /dev was one, writable by it)."""
+    box, _ = judge
+    printed = _printed(box.run(
+        "import errno\n"
+        "made, error = 0, 0\n"
+        "for n in range(16):\n"
+        "    try:\n"
+        "        with open(f'/dev/filler-{n}', 'wb') as f:\n"
+        "            f.write(bytes(4 * 1024 ** 2))\n"
+        "        made += 4\n"
+        "    except OSError as e:\n"
+        "        error = e.errno\n"
+        "        break\n"
+        "print(made, error)\n", "test_fill_dev"))
+    assert printed.split() == ["0", "30"], printed  # nothing made: EROFS at the first file
+
+
 def test_nothing_a_test_does_reaches_the_grader(judge):
     box, _ = judge
     marker = Path(f"/tmp/judge-marker-{os.getpid()}")

@@ -422,10 +422,7 @@ KNOWN = [
      "nodev): the interpreter, .venv/, course/, /usr, /etc/ld.so.cache"),
     ("judge", "mounts", ("/",), "the root tmpfs has no size cold, 1 MiB warm (read-only on both)"),
     ("judge", "mounts", ("/dev",),
-     "/dev is a writable tmpfs (nosuid,nodev) of no size cold: judge_argv's --remount-ro / is "
-     "not recursive; warm's is ro,nosuid (no nodev), 1 MiB"),
-    ("judge", "files", ("writable /dev", "make a file in /dev"),
-     "the judge can make files in /dev cold (an unsized tmpfs, owned by it), not warm (EROFS)"),
+     "/dev is a tmpfs ro,nosuid,nodev of no size cold, ro,nosuid (no nodev) of 1 MiB warm"),
     ("judge", "mounts", (*DEVICES, "/dev/pts"),
      "the devices are bound rw,nosuid cold, ro,nosuid warm; cold has a devpts at /dev/pts, "
      "warm none"),
@@ -433,9 +430,6 @@ KNOWN = [
      "cold's /dev also lists core, ptmx and pts (bwrap --dev), warm's does not"),
     ("judge", "mount point modes and owners", ("/dev/pts",),
      "/dev/pts is there cold (0755), not warm"),
-    ("judge", "mounts", ("/dev/shm",),
-     "/dev/shm is no mount cold (a folder in the writable, unsized /dev), a 64 MiB tmpfs "
-     "rw,nosuid,nodev warm"),
     ("judge", "mount point modes and owners", ("/dev/shm",),
      "/dev/shm is no mount point cold, a tmpfs of mode 1777 warm"),
     ("judge", "mount point modes and owners", ("/tmp",),

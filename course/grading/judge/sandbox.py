@@ -327,7 +327,10 @@ def judge_argv(workdir: Path) -> list[str]:
 
     The root is an empty tmpfs: only what is bound here exists inside.
     """
-    argv = ["bwrap", "--dev", "/dev", "--proc", "/proc",
+    # /dev read-only (bwrap's is a writable, unsized tmpfs), a sized /dev/shm: as warm.
+    argv = ["bwrap", "--dev", "/dev",
+            "--size", str(sandbox_kernel.TMP_BYTES), "--tmpfs", "/dev/shm",
+            "--remount-ro", "/dev", "--proc", "/proc",
             "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     for folder in map(Path, SYSTEM_FOLDERS):
         if folder.is_symlink():
