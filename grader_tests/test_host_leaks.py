@@ -297,9 +297,11 @@ def test_the_cold_kernels_command_line_clears_the_environment_and_covers_sys(tmp
     assert "not for the kernel" not in argv
     at = parsed.index("--tmpfs", "/sys")
     assert parsed.sized("--tmpfs", "/sys") == str(sandbox_kernel.HIDDEN_BYTES)
-    assert [tuple(a) for a in parsed.all("--ro-bind") if a[1].startswith("/sys")] == [
-        (str(f), str(f)) for f in sandbox_kernel.sys_kept()]
-    assert all(parsed.index("--ro-bind", str(f), str(f)) > at for f in sandbox_kernel.sys_kept())
+    bound = [(parsed.opened[fd], target) for fd, target in parsed.all("--ro-bind-fd")
+             if target.startswith("/sys")]
+    assert bound == [(str(f), str(f)) for f in sandbox_kernel.sys_kept()]
+    assert all(parsed.index("--ro-bind-fd", fd, target) > at
+               for fd, target in parsed.all("--ro-bind-fd") if target.startswith("/sys"))
     assert parsed.index("--remount-ro", "/sys") > at
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from course.grading.judge import sandbox as judge_sandbox
-from course.grading.sandbox import kernel as sandbox_kernel
+from course.grading.sandbox import kernel as sandbox_kernel, spec as sandbox_spec
 from course.grading.sandbox.environment import sandbox_environment
 
 ARITY = {"--ro-bind": 2, "--ro-bind-try": 2, "--bind": 2, "--dev-bind": 2, "--ro-bind-fd": 2,
@@ -152,11 +152,11 @@ def test_the_workspaces_descriptors_are_read_only_inheritable_and_never_follow_l
         assert fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
         assert stat.S_ISREG(os.fstat(fd).st_mode)
     with pytest.raises(OSError):
-        sandbox_kernel._fd(submission / "outside-link")  # O_NOFOLLOW: a link is never opened
+        sandbox_spec.fd(submission / "outside-link")  # O_NOFOLLOW: a link is never opened
 
 
 def test_the_judge_empties_notebooks_its_own_way(submission, close_fds):
-    empty = ("--perms", "0444", "--file", sandbox_kernel._fd(Path(os.devnull)))
+    empty = ("--perms", "0444", "--file", sandbox_spec.fd(Path(os.devnull)))
     parsed = parse(["bwrap", *sandbox_kernel.workspace_argv(submission, submission, empty=empty)])
     notebook = str(submission / "packing_by_hand.ipynb")
     assert [parsed.opened[fd] for fd, target in parsed.all("--file") if target == notebook] == [os.devnull]
@@ -177,7 +177,8 @@ def kernel_argv(tmp_path, submission, close_fds):
 def test_the_kernels_file_system_is_read_only_but_for_its_runtime_and_its_workspace(kernel_argv):
     parsed, runtime, workdir = kernel_argv
     assert parsed.options[0] == ("--ro-bind", "/", "/")
-    assert parsed.all("--bind") == [] and parsed.all("--dev-bind") == [] and parsed.all("--bind-data") == []
+    assert parsed.all("--bind") == [] and parsed.all("--bind-data") == []
+    assert parsed.all("--dev-bind") == [[f"/dev/{name}"] * 2 for name in sandbox_spec.DEVICES]
     assert [(parsed.opened[fd], target) for fd, target in parsed.all("--bind-fd")] == [
         (str(runtime / "sockets"), str(runtime / "sockets"))], "the one writable bind"
     assert (str(runtime), str(runtime)) in [(parsed.opened[fd], target)
@@ -186,7 +187,7 @@ def test_the_kernels_file_system_is_read_only_but_for_its_runtime_and_its_worksp
     assert parsed.sized("--tmpfs", str(workdir)) == str(sandbox_kernel.WORKSPACE_BYTES)
     assert parsed.sized("--tmpfs", "/tmp") == parsed.sized("--tmpfs", "/dev/shm") == str(
         sandbox_kernel.TMP_BYTES)
-    assert set(tmpfs) == {"/dev/shm", "/tmp", "/sys", str(workdir), str(runtime.parent),
+    assert set(tmpfs) == {"/dev", "/dev/shm", "/tmp", "/sys", str(workdir), str(runtime.parent),
                           *map(str, sandbox_kernel.hidden_roots())}
     assert ("--remount-ro", "/dev") in parsed.options and ("--proc", "/proc") in parsed.options
     # every bind of a file into the workspace comes after the workspace's tmpfs
@@ -202,12 +203,12 @@ def test_the_course_roots_home_and_other_kernels_are_covered_and_only_what_runs_
         assert parsed.sized("--tmpfs", str(folder)) == str(sandbox_kernel.HIDDEN_BYTES)
         assert parsed.index("--remount-ro", str(folder)) > parsed.index("--tmpfs", str(folder))
     kept = {parsed.opened[fd]: target for fd, target in parsed.all("--ro-bind-fd")
-            if target != str(runtime)}
+            if target not in (str(runtime), *map(str, sandbox_kernel.sys_kept()))}
     assert kept == {str(f): str(f) for f in sandbox_kernel.kept_folders()}
     assert set(kept) == {str(Path(sys.prefix).resolve()), str(Path(sys.base_prefix).resolve()),
                          str(sandbox_kernel.PACKAGE_ROOT / "course")}
     for fd, target in parsed.all("--ro-bind-fd"):
-        if target == str(runtime):
+        if target in (str(runtime), *map(str, sandbox_kernel.sys_kept())):
             continue
         folder = next(f for f in hidden if _under(target, f))  # bound back into a covered folder
         assert parsed.index("--tmpfs", str(folder)) < parsed.index("--ro-bind-fd", fd, target)
@@ -261,15 +262,16 @@ def judge_argv(submission, close_fds):
 def test_the_judges_root_is_empty_but_for_the_system_the_interpreter_and_the_submission(judge_argv):
     parsed, workdir = judge_argv
     assert ("--ro-bind", "/", "/") not in parsed.options, "the host's root is not the judge's"
-    assert parsed.all("--bind") == parsed.all("--bind-fd") == parsed.all("--dev-bind") == []
+    assert parsed.all("--bind") == parsed.all("--bind-fd") == parsed.all("--ro-bind") == []
+    assert parsed.all("--dev-bind") == [[f"/dev/{name}"] * 2 for name in sandbox_spec.DEVICES]
     system = {str(f) for f in map(Path, judge_sandbox.SYSTEM_FOLDERS)
               if f.is_dir() and not f.is_symlink()}
-    assert {t for _, t in parsed.all("--ro-bind")} == system
-    assert parsed.all("--ro-bind-try") == [["/etc/ld.so.cache", "/etc/ld.so.cache"]]
     for target, link in ((t, s) for s, t in parsed.all("--symlink")):
-        assert target in judge_sandbox.SYSTEM_FOLDERS and os.readlink(target) == link
+        if not target.startswith("/dev/"):
+            assert target in judge_sandbox.SYSTEM_FOLDERS and os.readlink(target) == link
     kept = {parsed.opened[fd]: t for fd, t in parsed.all("--ro-bind-fd")}
-    assert kept == {str(f): str(f) for f in sandbox_kernel.kept_folders()}
+    assert kept == {str(f): str(f) for f in {*map(Path, system), Path("/etc/ld.so.cache"),
+                                             *sandbox_kernel.kept_folders()}}
     allowed = [*map(Path, system), *sandbox_kernel.kept_folders(), workdir, Path("/tmp"),
                Path("/dev"), Path("/proc"), Path("/etc/ld.so.cache")]
     for target in parsed.targets(*(o for o in ARITY if ARITY[o] and o not in (
