@@ -27,7 +27,7 @@ ARITY = {"--ro-bind": 2, "--ro-bind-try": 2, "--bind": 2, "--dev-bind": 2, "--ro
          "--setenv": 2, "--dev": 1, "--proc": 1, "--tmpfs": 1, "--dir": 1, "--size": 1,
          "--perms": 1, "--remount-ro": 1, "--chdir": 1, "--uid": 1, "--gid": 1, "--unsetenv": 1,
          "--cap-drop": 1, "--unshare-user": 0, "--unshare-pid": 0, "--unshare-net": 0,
-         "--unshare-ipc": 0, "--unshare-uts": 0, "--unshare-cgroup-try": 0, "--unshare-all": 0,
+         "--unshare-ipc": 0, "--unshare-uts": 0, "--as-pid-1": 0, "--unshare-cgroup-try": 0, "--unshare-all": 0,
          "--disable-userns": 0, "--die-with-parent": 0, "--new-session": 0, "--clearenv": 0}
 FD_OPTIONS = {"--ro-bind-fd": 0, "--bind-fd": 0, "--file": 0, "--ro-bind-data": 0}
 

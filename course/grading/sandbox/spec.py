@@ -134,7 +134,7 @@ def bwrap_options(spec: Spec) -> list[str]:
     argv += ["--chdir", str(spec.workdir),
              "--unshare-user", "--disable-userns", "--uid", str(SANDBOX_UID),
              "--gid", str(SANDBOX_GID),
-             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+             "--unshare-pid", "--as-pid-1", "--unshare-net", "--unshare-ipc", "--unshare-uts",
              *(["--unshare-cgroup-try"] if spec.cgroup_namespace else []),
              "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv"]
     for name, value in spec.environment.items():
