@@ -148,16 +148,15 @@ os.environ.update(PGPASSWORD=secret, AWS_SECRET_ACCESS_KEY=secret,
                   CANVAS_TOKEN=secret, NBGRADER_EXECUTION="autograde")
 
 from course.grading.sandbox import kernel as sandbox_kernel
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, Template
+from course.grading.sandbox.template import Forked, Template, fork_from
 
 os.environ["JUPYTER_PATH"] = sandbox_kernel.KERNELSPEC_PATH
-os.environ.pop(COURSE_TEMPLATE_SOCKET, None)
 template = None
 if path == "warm":
     template = Template(folder.parent / "template.log")
     address = template.ensure()
     assert address, "the warm template did not start"
-    os.environ[COURSE_TEMPLATE_SOCKET] = address
+    fork_from(address)
 
 from jupyter_client.manager import start_new_kernel
 from course.grading.judge.kernel_link import Link

@@ -25,7 +25,8 @@ from course.grading.judge.core import OWN_CLASS, WITHHELD
 from course.grading.judge.sandbox import (JudgeFailed, JudgeSandbox, clean_outputs, error_output,
                                           over_time, read_frame)
 from course.grading.judge.kernel_link import Link
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, Template
+from course.grading.sandbox import template as sandbox_template
+from course.grading.sandbox.template import Forked, Template
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
@@ -60,9 +61,9 @@ def judge(request, kernel, monkeypatch):
     """A judge started as the grader starts it: in bubblewrap, or forked from the worker's warm
     template (every test here runs on both)."""
     km, kc, folder = kernel
-    monkeypatch.delenv(COURSE_TEMPLATE_SOCKET, raising=False)
+    monkeypatch.setattr(sandbox_template, "_forks_from", None)
     if request.param == "warm template":
-        monkeypatch.setenv(COURSE_TEMPLATE_SOCKET, request.getfixturevalue("template"))
+        sandbox_template.fork_from(request.getfixturevalue("template"))
     link = Link(km, timeout=10, interrupt=km.interrupt_kernel,
                 restart=lambda: km.restart_kernel(now=True), alive=km.is_alive)
     box = JudgeSandbox(link, str(folder), timeout=15)

@@ -159,10 +159,9 @@ assert session > 0 and key > 0, "the TA's session keyring could not be made"
 os.environ.update(PGPASSWORD=secret, CANVAS_TOKEN=secret,
                   COURSE_ROOT=str(folder.parent / "course-root"), VIRTUAL_ENV=sys.prefix)
 from course.grading.sandbox import kernel as sandbox_kernel
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, Template
+from course.grading.sandbox.template import Forked, Template, fork_from
 
 os.environ["JUPYTER_PATH"] = sandbox_kernel.KERNELSPEC_PATH
-os.environ.pop(COURSE_TEMPLATE_SOCKET, None)
 report = {"grader_namespaces": {name: os.readlink(f"/proc/self/ns/{name}")
                                 for name in os.listdir("/proc/self/ns")},
           "grader_pid": os.getpid(), "python": str(Path(sys.base_prefix).resolve()),
@@ -172,7 +171,7 @@ if path == "warm":
     template = Template(folder.parent / "template.log")
     address = template.ensure()
     assert address, "the warm template did not start"
-    os.environ[COURSE_TEMPLATE_SOCKET] = address
+    fork_from(address)
 
 from jupyter_client.manager import start_new_kernel
 from course.grading.judge.kernel_link import Link

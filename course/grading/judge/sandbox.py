@@ -39,7 +39,7 @@ from course.grading.judge.core import HIDDEN_BEGIN
 
 from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.judge.kernel_link import KernelGone
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, WORKER
+from course.grading.sandbox.template import WORKER, forks_from
 
 MEMORY_BYTES = 3 * 1024 ** 3
 FILE_BYTES = 16 * 1024 ** 2
@@ -231,7 +231,7 @@ class JudgeSandbox:
 
     def _start(self) -> None:
         self._errors = tempfile.TemporaryFile()
-        template = os.environ.get(COURSE_TEMPLATE_SOCKET)
+        template = forks_from()
         if self.sandboxed and template:
             from course.grading.judge import forked  # the worker's warm template forks it
 
