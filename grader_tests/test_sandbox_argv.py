@@ -332,3 +332,41 @@ def test_a_root_graders_judge_is_an_unprivileged_uid_of_its_own():
         assert judge_sandbox.OUTSIDE_BASE != sandbox_kernel.OUTSIDE_BASE  # never a kernel's uid
     else:
         assert (uid, gid) == (os.getuid(), os.getgid())
+
+
+# --------------------------------------------------------------------------- one declaration
+
+def test_a_new_hidden_folder_is_one_entry_and_both_paths_hide_it(tmp_path, close_fds):
+    """A mount written once in a ``spec.Spec`` is on bubblewrap's command line and is made by
+    the warm fork's ``warm.build`` (run here, as root, in a child of its own mount namespace)."""
+    if os.geteuid() != 0:
+        pytest.skip("the warm path mounts as root")
+    import json
+
+    from course.grading.sandbox import namespaces, warm
+
+    secret = tmp_path / "new-hidden"
+    secret.mkdir()
+    (secret / "key").write_text("not for the sandbox")
+    spec = sandbox_spec.Spec("host", (sandbox_spec.Tmpfs(secret, 65536),), tmp_path, {}, (0, 0, 0))
+    parsed = parse(["bwrap", *sandbox_spec.bwrap_options(spec)])
+    assert parsed.sized("--tmpfs", str(secret)) == "65536"
+    assert parsed.index("--remount-ro", str(secret)) > parsed.index("--tmpfs", str(secret))
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            namespaces.unshare(namespaces.CLONE_NEWNS)
+            warm.build(spec, 0, 0)
+            mounts = [line.split() for line in open("/proc/self/mountinfo")]
+            found = [fields[5] for fields in mounts if fields[4] == str(secret)]
+            os.write(write, json.dumps([os.listdir(secret), found]).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    listing, options = json.loads(os.read(read, 65536) or b"[null, null]")
+    os.close(read)
+    assert listing == [], "the warm path left the folder's files in sight"
+    assert options and {"ro", "nosuid", "nodev"} <= set(options[-1].split(",")), options
+    assert (secret / "key").exists(), "made in the child's namespace only"
