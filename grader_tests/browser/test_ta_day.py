@@ -4,12 +4,13 @@
 Two students fetch assignment 5 and submit it through the private exchange as their own uids
 (one partly correct, from ``grader_tests/implementations``; one the reference); the TA, as
 their own account, runs ``nbgrader collect``; ``python -m course grade`` grades as root (the
-sandbox's per-kernel uid and cgroup need it); the TA logs in, opens Nbgrader → Formgrader in
-their lab and types one student's manual points; ``python -m course export`` (root) rewrites
-the feedback and the CSVs; the TA runs ``nbgrader release_feedback``; the student logs in,
-fetches the feedback in the Assignments tab and opens it. The export and the Canvas CSV hold
-the whole score for that student, and the other is awaiting manual grading, no score. As
-root only; the accounts, groups and folders are removed afterwards.
+sandbox's per-kernel uid and cgroup need it), and the TA's own ``export`` after it is one line
+saying to use sudo; the TA logs in, opens Nbgrader → Formgrader in their lab and types one
+student's manual points; ``python -m course export`` (root) rewrites the feedback and the
+CSVs; the TA runs ``nbgrader release_feedback``; the student logs in, fetches the feedback in
+the Assignments tab and opens it. The export and the Canvas CSV hold the whole score for that
+student, and the other is awaiting manual grading, no score. As root only; the accounts,
+groups and folders are removed afterwards.
 """
 import csv
 import os
@@ -174,6 +175,10 @@ def test_a_tas_day_collect_grade_formgrader_release_fetch_export(browser, hub, a
     assert sorted(p.name for p in (root / "submitted").iterdir()) == sorted([ADA, BO])
     graded = _course("grade", A5, root=root)
     assert "16 pending" in graded.stdout, graded.stdout
+    own_export = run_as(TA, str(CLASS_BIN / "python"), "-m", "course", "export", A5, "--course",
+                        str(root), cwd=root, config=graders, check=False)
+    assert own_export.returncode == 1 and "with sudo" in own_export.stderr and \
+        len(own_export.stderr.strip().splitlines()) == 1, own_export.stderr  # root's files now
     steps["collect and grade"] = time.monotonic() - started
 
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
