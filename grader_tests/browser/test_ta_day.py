@@ -51,6 +51,7 @@ INSTRUCTOR, TA = f"tdi{TAG}", f"tdt{TAG}"
 ADA, BO = f"tdada{TAG}", f"tdbo{TAG}"          # ADA's manual points are entered; BO's are not
 GRADERS, STUDENTS = f"tdg{TAG}", f"tdsg{TAG}"
 MANUAL = {"verdict": 8, "card_reasons": 5}    # of 10 and 6
+AUTOGRADED_PARTLY = 35                        # ADA's autograded points, of 42
 
 require_for_module(None if os.geteuid() == 0 else "needs root (it makes Unix accounts and "
                    "JupyterHub spawns each server as its user)", "the TA's day on the class server")
@@ -175,6 +176,7 @@ def test_a_tas_day_collect_grade_formgrader_release_fetch_export(browser, hub, a
     assert sorted(p.name for p in (root / "submitted").iterdir()) == sorted([ADA, BO])
     graded = _course("grade", A5, root=root)
     assert "16 pending" in graded.stdout, graded.stdout
+    assert re.search(rf"{ADA} .*{AUTOGRADED_PARTLY}/58 \+ 16 pending", graded.stdout), graded.stdout
     own_export = run_as(TA, str(CLASS_BIN / "python"), "-m", "course", "export", A5, "--course",
                         str(root), cwd=root, config=graders, check=False)
     assert own_export.returncode == 1 and "with sudo" in own_export.stderr and \
@@ -230,16 +232,16 @@ def test_a_tas_day_collect_grade_formgrader_release_fetch_export(browser, hub, a
     assert "pending" in rows[BO], exported.stdout
     with (root / "exports" / f"{A5}-grades.csv").open(newline="") as handle:
         grades = {r["student_id"]: r for r in csv.DictReader(handle)}
-    whole = float(grades[ADA]["score"])
-    autograded = whole - sum(MANUAL.values())
-    assert grades[ADA]["status"] == "graded" and 0 < autograded < 42, grades[ADA]
+    # 42 autograded points less evidence_iou's 3 and the card's defaults' 4, plus 8 + 5 typed
+    whole = AUTOGRADED_PARTLY + sum(MANUAL.values())
+    assert (grades[ADA]["status"], grades[ADA]["score"]) == ("graded", f"{whole}"), grades[ADA]
     assert grades[BO]["score"] == "" and grades[BO]["pending"] == "16", grades[BO]
     assert f"Score: {whole:.1f} / 58.0" in text.replace("(", "").replace(")", ""), text[:2000]
     assert "await" not in text, "the released feedback still says points await a TA"
     with (root / "exports" / "canvas.csv").open(newline="") as handle:
         canvas = {r["SIS User ID"] or r["ID"] or r["Student"]: r for r in csv.DictReader(handle)}
     column = next(name for name in next(iter(canvas.values())) if name.startswith(A5))
-    print(report.stdout)
     assert [float(r[column]) for k, r in canvas.items() if ADA in k] == [whole], canvas
+    assert "Canvas import: exports/canvas.csv" in report.stdout, report.stdout
     assert [r[column] for k, r in canvas.items() if BO in k] == [""], canvas
     assert re.search(rf"{ADA}.*{whole:g}", rows[ADA]), rows[ADA]
