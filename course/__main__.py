@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pwd
 import sys
 from pathlib import Path
 
@@ -427,6 +428,24 @@ def _disk_full_said(command, args) -> int:
         return 1
 
 
+def _permission_said(command, args) -> int:
+    """``command(args)``; a file of the course this account may not open said in one line
+    with its owner, exit 1 (on the class server, a TA's ``export`` after a root ``grade``)."""
+    try:
+        return command(args)
+    except PermissionError as error:
+        where = Path(error.filename) if error.filename else args.course.resolve()
+        try:
+            owner = pwd.getpwuid((where if where.exists() else where.parent).stat().st_uid).pw_name
+        except (KeyError, OSError):
+            owner = "another account"
+        me = pwd.getpwuid(os.geteuid()).pw_name
+        print(f"error: {me} has no permission on {where} (it belongs to {owner}): run "
+              f"`{args.command}` as {owner}, like the run that wrote it (on the class server: "
+              "with sudo, docs/class-server.md)", file=sys.stderr)
+        return 1
+
+
 def _canvas_id(text: str) -> tuple[str, str]:
     assignment, _, number = text.partition("=")
     if not number.strip().isdigit():
@@ -518,8 +537,8 @@ def main(argv=None) -> int:
         if typo:
             print(_wrapped(typo), file=sys.stderr)
             return 2
-        return _disk_full_said(
-            {"grade": grade, "report": report, "export": export_again}[args.command], args)
+        command = {"grade": grade, "report": report, "export": export_again}[args.command]
+        return _permission_said(lambda given: _disk_full_said(command, given), args)
     elif args.command == "demo":
         from course.grading import demo
         from course.grading.outcome import Status
