@@ -343,3 +343,7 @@ WRONG.update({
 # wrong prediction of the right type earns its points.
 CORRECT["honest-wrong-prediction-hand-answers-off"] = {"q1_chunks": "chunks_at_200 = 4", "q2_sizes": "sizes_at_200 = [80, 180, 150]"}  # was wrong: Q1 and Q2 answered for a limit of 180
 CORRECT["honest-wrong-prediction-understanding-b"] = {"understanding": 'understanding = "B"'}  # was wrong: answers B in the understanding check
+
+# The blind student of round 3 (issue 44): `return True` passed the one visible case.
+WRONG["answerable-always-true"] = ("always True: passed the visible test when it held only a "
+                                   "whole answer", {"answerable": "def answerable(chunks, evidence_parts):\n    return True"})
