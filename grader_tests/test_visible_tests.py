@@ -11,9 +11,9 @@ each correct implementation of ``implementations/`` must pass the visible tests 
 import pytest
 
 from harness import score_in_process
-from implementations import a1_packing, a3_tearings
+from implementations import a1_packing, a3_tearings, a4_tables
 
-A1, A3 = "01-packing-by-hand", "03-three-tearings"
+A1, A3, A4 = "01-packing-by-hand", "03-three-tearings", "04-table-rescue"
 CAUGHT = {  # mistake -> (assignment, its wrong answers, the visible test, words its message says)
     "keeps-whitespace-only-paragraphs": (A1, a1_packing.WRONG, "test_pack_verbatim", "skipped"),
     "keeps-empty-paragraphs": (A1, a1_packing.WRONG, "test_pack_verbatim", "skipped"),
@@ -27,6 +27,9 @@ CAUGHT = {  # mistake -> (assignment, its wrong answers, the visible test, words
     "severed-always-true": (A3, a3_tearings.WRONG, "test_severed", "whole: one chunk"),
     "severed-not-answerable": (A3, a3_tearings.WRONG, "test_severed", "lost: a part"),
     "severed-ignores-missing-parts": (A3, a3_tearings.WRONG, "test_severed", "lost: a part"),
+    # its ✓ said "max_rows < 1 raises" when range(0, n, 0) raised by accident
+    "table-no-value-error": (A4, a4_tables.WRONG, "test_chunk_table_inputs", "an empty table"),
+    "table-value-error-too-late": (A4, a4_tables.WRONG, "test_chunk_table_inputs", "an empty table"),
 }
 CORRECT = [(A1, name) for name in sorted(a1_packing.CORRECT)] + \
           [(A3, name) for name in sorted(a3_tearings.CORRECT)]
