@@ -40,7 +40,7 @@ def graded_class() -> tuple[Path, list]:
     copycat = submission(A1, {"pack_paragraphs": _copied(
         next(c.source for c in reference.cells
              if c.metadata.get("nbgrader", {}).get("grade_id") == "pack_paragraphs")),
-        "understanding": 'understanding = "B"'})
+        "understanding": 'understanding = "b"'})
     for student, nb in (("copycat", copycat),
                         ("own-work", submission(A1, CORRECT["regex-words-while-loop"])),
                         ("strips", submission(A1, WRONG["strips-paragraphs"][1]))):

@@ -33,7 +33,7 @@ class TestGrading(GradingProofs):
     assignment, full = A4, FULL_MARKS
     wrong, correct, at_least = WRONG, CORRECT, (15, 5)
     real_wrong = ["line-one-separator-is-a-table", "table-header-only-in-first-group",
-                  "cwt-table-not-atomic", "cwt-splits-long-fence", "answer-apac-chunk-is-enough"]
+                  "cwt-table-not-atomic", "cwt-splits-long-fence", "answer-bool-as-string"]
     real_correct = ["cells-and-class-chunker", "sections-then-blocks-with-groupby"]
     accidents = {"deleted-setup-cell": lambda reference: without_cell(reference, "setup")}
 

@@ -146,7 +146,8 @@ def test_explorer_redraws_quickly_and_reports_a_broken_metric():
     from course.lessons.evidence_explorer import evidence_explorer
     recall, precision, iou = _reference_metrics()
     box = evidence_explorer(recall, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS)})
-    assert "best recall" in box.summary.value and box.image.value[:4] == b"\x89PNG"
+    assert "smallest size whose recall holds" in box.summary.value \
+        and box.image.value[:4] == b"\x89PNG"
     started = time.perf_counter()
     box.metric.value = "precision"
     assert time.perf_counter() - started < 0.5
@@ -203,3 +204,13 @@ def test_real_autograde_takes_exactly_the_mistakes_cells(real_run, name):
     cells = WRONG[name][2]
     assert real_run[f"wrong-{name}"] == (AUTOGRADED - sum(METRIC_CELLS[c] for c in cells),
                                          AUTOGRADED + MANUAL)
+
+
+def test_the_size_that_holds_is_not_an_early_spike():
+    """Round 3's blind student: recall 1.00 at 48 tokens, 0.75 from 64 to 256, 1.00 at 384.
+    The size to pick is where recall stays near its best, not the first spike."""
+    sizes = [32, 48, 64, 128, 256, 384, 512]
+    held = evidence.holding_sizes({"recursive": [0.5, 1.0, 0.75, 0.75, 0.75, 1.0, 1.0],
+                                   "flat": [0.78] * 7, "late": [0.2, None, 0.5, 0.97, 1.0, 0.96,
+                                                                0.98]}, sizes)
+    assert held == {"recursive": (384, 1.0), "flat": (32, 0.78), "late": (128, 0.97)}

@@ -322,3 +322,102 @@ def test_the_example_check_would_catch_a_leak():
     assert example_leaks([question, answer])
     question.source = 'Set `guess` to a set, e.g. `{"recursive"}`.'
     assert not example_leaks([question, answer])
+
+
+# --- a prediction is graded for commitment, not correctness ----------------------------------
+
+REVEAL = re.compile(r"reveal_after\(\s*\[([^\]]*)\]")
+HIDDEN = re.compile(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS", re.S)
+
+
+def graded_before_reveal(cells) -> list[tuple[int, list[str], int]]:
+    """(test cell index, names, reveal cell index) of each graded test cell that checks a name
+    a later ``reveal_after([...])`` shows the answer to."""
+    revealed = {}
+    for index, cell in enumerate(cells):
+        if cell.cell_type == "code":
+            for names in REVEAL.findall(cell.source):
+                for name in re.findall(r"[\"'](\w+)", names):
+                    revealed.setdefault(name, index)
+    found = []
+    for index, cell in enumerate(cells):
+        if cell.cell_type != "code" or not cell.metadata.get("nbgrader", {}).get("grade"):
+            continue
+        names = [n for n, at in revealed.items() if at > index and re.search(rf"\b{n}\b",
+                                                                              cell.source)]
+        if names:
+            found.append((index, names, min(revealed[n] for n in names)))
+    return found
+
+
+def _equals_value(code: str, value) -> bool:
+    """True if ``code`` compares something with ``==`` to ``value`` (its type too)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and any(isinstance(op, ast.Eq) for op in node.ops):
+            for side in [node.left, *node.comparators]:
+                try:
+                    literal = ast.literal_eval(side)
+                except ValueError:
+                    continue
+                if type(literal) is type(value) and literal == value:
+                    return True
+    return False
+
+
+def graded_for_correctness(cells, index: int) -> list[str]:
+    """Why the graded cell at ``index`` rewards the right answer rather than a committed one."""
+    source = cells[index].source
+    hidden = " ".join(HIDDEN.findall(source))
+    answer = next((c for c in reversed(cells[:index])
+                   if c.metadata.get("nbgrader", {}).get("solution")), None)
+    values = _solution_values(answer.source) if answer is not None else {}
+    why = []
+    if re.search(r"\bexpect\(", hidden):
+        why.append("its hidden test compares the answer with an expected value")
+    for name, value in values.items():
+        if _equals_value(hidden, value):
+            why.append(f"its hidden test checks {name} == {value!r}")
+    if "prediction=True" not in visible(source):
+        why.append("its visible check does not say it is a prediction (prediction=True)")
+    q = index - 1
+    while q > 0 and not (cells[q].cell_type == "markdown" and "points" in cells[q].source):
+        q -= 1
+    if "for committing" not in cells[q].source:
+        why.append(f"its heading (cell {q}) does not say it is graded for committing")
+    return why
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_a_prediction_before_its_reveal_is_graded_for_commitment(assignment):
+    """A graded answer asked before the cell that reveals it stays editable after the reveal,
+    so grading its correctness would reward editing: any valid answer earns its points."""
+    for path in notebooks(ROOT, assignment, "source"):
+        cells = nbformat.read(path, as_version=4).cells
+        found = [f"cell {i} ({', '.join(names)}, revealed in cell {at}): " + "; ".join(why)
+                 for i, names, at in graded_before_reveal(cells)
+                 if (why := graded_for_correctness(cells, i))]
+        assert not found, f"{path.name}: " + " | ".join(found)
+
+
+def test_the_commitment_check_finds_the_graded_predictions():
+    cases = {a: [names for _, names, _ in graded_before_reveal(
+        nbformat.read(p, as_version=4).cells)] for a in ASSIGNMENTS
+        for p in notebooks(ROOT, a, "source")}
+    flat = {n for found in cases.values() for names in found for n in names}
+    assert {"row_without_header_possible", "fixed_top_has_header", "chunks_at_200",
+            "cost_source"} <= flat, flat
+    cell = nbformat.v4.new_code_cell(
+        'expect_form("x is True or False", type(x) is bool, received=x, prediction=True)\n'
+        '### BEGIN HIDDEN TESTS\nexpect("Q: x", x, False, reveal=False)\n### END HIDDEN TESTS')
+    cell.metadata["nbgrader"] = {"grade": True, "solution": False}
+    answer = nbformat.v4.new_code_cell("x = None\n### BEGIN SOLUTION\nx = False\n"
+                                       "### END SOLUTION")
+    answer.metadata["nbgrader"] = {"grade": False, "solution": True}
+    heading = nbformat.v4.new_markdown_cell("### Q · x? (2 points for committing: any valid answer)")
+    cells = [heading, answer, cell]
+    assert graded_for_correctness(cells, 2) == \
+        ["its hidden test compares the answer with an expected value"]

@@ -50,8 +50,9 @@ TAG = secrets.token_hex(3)
 INSTRUCTOR, ADA, BO, CY, DEE = (f"tsi{TAG}", f"tsada{TAG}", f"tsbo{TAG}", f"tscy{TAG}",
                                 f"tsdee{TAG}")
 GRADERS, STUDENTS = f"tsg{TAG}", f"tss{TAG}"
-# Passes Q1's visible check (an int) but not its hidden one (3); fails Q2's visible check.
-HALF_RIGHT = {"q1_chunks": "chunks_at_200 = 4", "q2_sizes": "sizes_at_200 = 'two hundred'"}
+# Passes Q1's visible check (an int) but not its hidden one (a prediction of 1 chunk or more);
+# fails Q2's visible check.
+HALF_RIGHT = {"q1_chunks": "chunks_at_200 = 0", "q2_sizes": "sizes_at_200 = 'two hundred'"}
 HIDDEN_CASE = "Q1: chunks at 200 words"       # a hidden check's case (source/, never released)
 VISIBLE_CASE = "sizes_at_200 is a list of ints"
 POLICY = """[assignments."{a}"]

@@ -10,7 +10,7 @@ from functools import partial
 import nbformat
 import pytest
 
-from course.grading.course_dir import ROOT, notebooks
+from course.grading.course_dir import ROOT, assignments, notebooks
 from course.grading.submissions import solutions
 from course.lessons.boundary_damage import damage, sentence_spans
 from course.lessons.documents import CONTRACTOR_LEAVE, HR_LEAVE, POLICY, POLICY_QUESTIONS, POLICY_WITH_PER_DIEM
@@ -20,6 +20,9 @@ from course.lessons.retriever import top_k
 from course.lessons.sample_texts import SAMPLES
 from course.lessons.semantic import NOTES, TfidfEmbedder
 from course.lessons.tokens import count_tokens
+
+
+ASSIGNMENTS = assignments()
 
 
 def _cells(assignment):
@@ -69,7 +72,8 @@ def test_a3_default_separators_cut_the_hotel_rule_and_sentence_first_keeps_it(a3
     text = _text("03-three-tearings")
     assert 'separators=("\\n\\n", ". ", "\\n", " ", "")' in text
     assert f"is {max(map(len, whole))} characters" in text
-    assert '(`". "` tried before `"\\n"`)' in text
+    # Q1's right option no longer spells out the mechanism (round 3: it gave B away)
+    assert '(`". "` tried before `"\\n"`)' not in text
 
 
 def test_a3_employee_leave_rules_picks_the_contractors_subsection(a3):
@@ -125,15 +129,19 @@ def test_a3_demonstration_one_counts_what_the_glossary_calls_cut(a3):
         assert "and no chunk holds the unit whole" in " ".join((ROOT / path).read_text().split())
 
 
-def test_a3_part5_is_answered_from_the_core_path_and_revealed_on_it():
+def test_a3_part5_is_answered_from_the_core_path_and_not_answered_after_it():
     """Part 5 once said "answer them from the contracts above": the stretch Part 3 contract,
-    which states Q2's answer. A core student answers from the core path; the notes after
-    Demonstrations 1 and 3 (both core) show the answers."""
+    which states Q2's answer. A core student answers from the core path. The note after
+    Demonstration 3 then spelled out Q2's answer (graded for correctness, and still editable):
+    round 3's blind student read on and could edit, so it no longer does, nor does Part 5
+    point at the notes."""
     cells = _cells("03-three-tearings")
     part5 = next(c.source for c in cells if c.source.startswith("## Part 5"))
-    assert "contracts above" not in part5 and "none of the stretch contracts" in " ".join(part5.split())
+    flat = " ".join(part5.split())
+    assert "contracts above" not in part5 and "none of the stretch contracts" in flat
+    assert "gives Q2's" not in flat and "shows Q1's answer" not in flat
     after3 = [c.source for c in cells if c.cell_type == "markdown" and "Step 5 is the point" in c.source]
-    assert len(after3) == 1 and "That is Part 5's Q2 on the core path" in " ".join(after3[0].split())
+    assert len(after3) == 1 and "Part 5's Q2" not in " ".join(after3[0].split())
 
 
 def test_a2_token_costs_of_500_characters():
@@ -229,3 +237,24 @@ def test_a2_token_hints_say_what_the_contract_gives():
         except ValueError:
             raises = True
         assert raises == ("ValueError" in said), (text, size, said)
+
+
+def test_a5_gives_the_rules_of_thumb_it_cites_and_picks_the_size_that_holds():
+    """Round 3's blind student: the card's defaults for tables and code cited "the lesson's
+    rules of thumb" that no notebook gave, and the advice picked the size of recall's first
+    spike, which a larger size loses again."""
+    cited = [c.source for c in _cells("05-own-docs-verdict")
+             if c.cell_type == "markdown" and "rules of thumb" in c.source]
+    assert cited, "assignment 5 no longer cites its rules of thumb"
+    for source in cited:
+        flat = " ".join(source.split())
+        assert "* **tables**:" in flat and "* **code**:" in flat, flat[:200]
+        assert "0 % overlap" in flat and "tokens" in flat
+    text = _text("05-own-docs-verdict")
+    assert "smallest size whose recall holds" in text
+    assert "reaches its best recall on your document: a size below it loses evidence" not in text
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_no_notebook_cites_a_lesson_page_the_student_does_not_have(assignment):
+    assert "the lesson page" not in _text(assignment).lower()

@@ -3,16 +3,17 @@ student once handed in with every visible test passing, and pass every correct o
 
 Issue 44's student passed all 13 of assignment 1's visible tests with a packer that kept
 whitespace-only paragraphs and an ``evidence_in_one_chunk`` that returned -1, and all 14 of
-assignment 3's with a ``chunk_structured`` that set ``start`` by ``text.find(body)``. Each such
+assignment 3's with a ``chunk_structured`` that set ``start`` by ``text.find(body)``; round 3's
+blind student passed ``test_severed`` and ``test_answerable`` with ``return True``. Each such
 mistake must now fail a visible test that says what it checks, and still fail the hidden ones;
 each correct implementation of ``implementations/`` must pass the visible tests too.
 """
 import pytest
 
 from harness import score_in_process
-from implementations import a1_packing, a3_tearings
+from implementations import a1_packing, a3_tearings, a4_tables
 
-A1, A3 = "01-packing-by-hand", "03-three-tearings"
+A1, A3, A4 = "01-packing-by-hand", "03-three-tearings", "04-table-rescue"
 CAUGHT = {  # mistake -> (assignment, its wrong answers, the visible test, words its message says)
     "keeps-whitespace-only-paragraphs": (A1, a1_packing.WRONG, "test_pack_verbatim", "skipped"),
     "keeps-empty-paragraphs": (A1, a1_packing.WRONG, "test_pack_verbatim", "skipped"),
@@ -20,6 +21,15 @@ CAUGHT = {  # mistake -> (assignment, its wrong answers, the visible test, words
     "whitespace-paragraphs-and-minus-one": (A1, a1_packing.WRONG, "test_pack_verbatim", "skipped"),
     "structured-find-after-chunking": (A3, a3_tearings.WRONG, "test_structured_metadata",
                                        "same body"),
+    # round 3's blind student (issue 44): the one visible case was a positive one
+    "answerable-always-true": (A1, a1_packing.WRONG, "test_answerable", "two different chunks"),
+    "answerable-parts-anywhere": (A1, a1_packing.WRONG, "test_answerable", "two different chunks"),
+    "severed-always-true": (A3, a3_tearings.WRONG, "test_severed", "whole: one chunk"),
+    "severed-not-answerable": (A3, a3_tearings.WRONG, "test_severed", "lost: a part"),
+    "severed-ignores-missing-parts": (A3, a3_tearings.WRONG, "test_severed", "lost: a part"),
+    # its ✓ said "max_rows < 1 raises" when range(0, n, 0) raised by accident
+    "table-no-value-error": (A4, a4_tables.WRONG, "test_chunk_table_inputs", "an empty table"),
+    "table-value-error-too-late": (A4, a4_tables.WRONG, "test_chunk_table_inputs", "an empty table"),
 }
 CORRECT = [(A1, name) for name in sorted(a1_packing.CORRECT)] + \
           [(A3, name) for name in sorted(a3_tearings.CORRECT)]

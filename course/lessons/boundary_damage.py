@@ -64,3 +64,14 @@ def damage(document: str, chunks) -> Damage:
             if not whole:
                 result.separated.append(number)
     return result
+
+
+def units_list(document: str) -> str:
+    """The document's sentences, numbered, each with the numbers it holds: what demonstration 1
+    asks a student to count, listed once so the counting is of chunks, not of the document."""
+    lines = []
+    for n, (start, end) in enumerate(sentence_spans(document), start=1):
+        numbers = [m.group() for m in _NUMBER.finditer(document, start, end)]
+        held = f"   [numbers: {', '.join(numbers)}]" if numbers else ""
+        lines.append(f"{n}. {_loose(document[start:end])}{held}")
+    return "\n".join(lines)

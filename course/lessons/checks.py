@@ -125,11 +125,17 @@ def expect_true(case: str, condition: bool, *, rule: str = "", received=None) ->
     raise AssertionError(failed.message(case, *details, rule=rule))
 
 
-def expect_form(case: str, condition: bool, *, received=None) -> None:
+def expect_form(case: str, condition: bool, *, received=None, prediction: bool = False) -> None:
     """A predict-first answer's visible check, of its form only (a wrong answer passes it):
-    fails like ``expect_true``; passing, it says what it checked and that rightness is hidden."""
+    fails like ``expect_true``; passing, it says what it checked and that rightness is hidden.
+    A ``prediction`` (asked before a reveal shows its answer) is graded for commitment only."""
     expect_true(case, condition, received=received)
-    if not grading():
+    if grading():
+        return
+    if prediction:
+        print(f"✓ {case} — a prediction: any valid answer earns its points (the reveal below "
+              "shows whether it was right)")
+    else:
         print(f"✓ {case} — whether it is right is checked when you submit (hidden test)")
 
 

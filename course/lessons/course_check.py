@@ -6,6 +6,7 @@ exits 1; exits 0 when every visible test passes. The notebook file is left as it
 """
 import argparse
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -18,12 +19,51 @@ from traitlets.config import Config
 from course.lessons._kit import failed_case
 
 CELL_TIMEOUT = 120  # seconds; a cell stuck longer is reported as failing
+_CORE = re.compile(r"^\*Core path\b", re.M)
+_STRETCH = re.compile(r"^\*(Stretch|Optional)\b", re.M)
 
 
 def is_test(cell) -> bool:
     """A cell of autograder tests: graded, and not one the student writes in."""
     grading = cell.metadata.get("nbgrader", {})
     return cell.cell_type == "code" and grading.get("grade") and not grading.get("solution")
+
+
+def paths(cells) -> list[str | None]:
+    """Each cell's path, "core", "stretch" or None, as the notebook marks it: the "*Core path …"
+    or "*Stretch …" line under a part's heading (``## ``), or under a subsection's (``### ``),
+    which holds until the next subsection without one falls back to its part's."""
+    part = current = None
+    found = []
+    for cell in cells:
+        if cell.cell_type == "markdown":
+            text = cell.source.lstrip()
+            marker = ("core" if _CORE.search(cell.source)
+                      else "stretch" if _STRETCH.search(cell.source) else None)
+            if text.startswith("## "):
+                part = current = marker
+            elif text.startswith("### "):
+                current = marker or part
+            elif marker:
+                current = marker
+        found.append(current)
+    return found
+
+
+def summary_by_path(cells, failed_ids: set[str]) -> str | None:
+    """"core path: …; stretch: …" counts of failing test cells, or None if the notebook marks
+    no test cell core (a core-path student then sees that stretch failures are expected)."""
+    counts = {"core": [0, 0], "stretch": [0, 0]}
+    for cell, path in zip(cells, paths(cells)):
+        if is_test(cell) and path in counts:
+            counts[path][1] += 1
+            counts[path][0] += cell.metadata["nbgrader"].get("grade_id") in failed_ids
+    if not counts["core"][1]:
+        return None
+    (core_failed, core), (stretch_failed, stretch) = counts["core"], counts["stretch"]
+    return (f"core path: {core - core_failed} of {core} test cells pass; stretch: "
+            f"{stretch - stretch_failed} of {stretch} pass (stretch is graded, not needed for "
+            "the lesson day)")
 
 
 def failure(cell) -> str | None:
@@ -67,11 +107,15 @@ def main(argv=None) -> int:
     if not args.notebook.is_file():
         parser.error(f"{args.notebook}: no such notebook")
     path = args.notebook.resolve()
-    tests = sum(1 for cell in nbformat.read(path, as_version=4).cells if is_test(cell))
+    cells = nbformat.read(path, as_version=4).cells
+    tests = sum(1 for cell in cells if is_test(cell))
     print(f"running {args.notebook} ({tests} test cells) …", flush=True)
     failed = check(path, args.timeout)
     for name, why in failed:
         print(f"✗ {name}: {why}")
+    by_path = summary_by_path(cells, {name for name, _ in failed})
+    if by_path:
+        print(by_path)
     if failed:
         print(f"{len(failed)} of {tests} test cells failed (the hidden tests run when you submit)")
         return 1

@@ -102,6 +102,24 @@ def best_sizes(results: dict, sizes) -> dict:
     return best
 
 
+HOLDS = 0.05  # a score "holds" from a size on if no larger size falls more than this below it
+
+
+def holding_sizes(results: dict, sizes, tolerance: float = HOLDS) -> dict:
+    """strategy -> (size, score): the smallest size whose score is within ``tolerance`` of the
+    strategy's best and stays so at every larger size (an early spike that drops does not
+    count); where none holds, the largest size's score."""
+    held = {}
+    for name, values in results.items():
+        scored = [(size, value) for size, value in zip(sizes, values) if value is not None]
+        if not scored:
+            continue
+        best = max(value for _, value in scored)
+        held[name] = next(((size, value) for i, (size, value) in enumerate(scored)
+                           if all(v >= best - tolerance for _, v in scored[i:])), scored[-1])
+    return held
+
+
 def retrieved_text(chunks, question: str, k: int) -> list[str]:
     """What the retriever hands a model for ``question``: the top ``k`` chunks' text."""
     return [chunk_text(chunks[i]) for i, _ in top_k(question, chunks, k)]

@@ -9,7 +9,7 @@ from ._kit.palette import STRATEGY
 from ._kit.png import figure_png, figure_with_axes
 from ._kit.strategies import STRATEGIES
 from ._kit.wiring import wire
-from .evidence import best_sizes, measure, strategies
+from .evidence import HOLDS, best_sizes, holding_sizes, measure, strategies
 from .tokens import count_tokens
 
 SIZES = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
@@ -24,10 +24,17 @@ def sizes_for(document: str) -> list[int]:
 
 
 def _summary(results: dict, sizes, metric: str) -> str:
-    best = best_sizes({name: results[name][metric] for name in STRATEGIES}, sizes)
-    cells = [f"{name} <b class='best-{name}'>{best[name][1]:.2f}</b> at {best[name][0]} tokens"
-             if name in best else f"{name}: no score (no question, or your {metric} function "
+    """Recall: the smallest size whose recall holds (an early spike is no size to pick);
+    precision and IoU, which fall as chunks grow: where each is best."""
+    scores = {name: results[name][metric] for name in STRATEGIES}
+    held = holding_sizes(scores, sizes) if metric == "recall" else best_sizes(scores, sizes)
+    word = "from" if metric == "recall" else "at"
+    cells = [f"{name} <b class='best-{name}'>{held[name][1]:.2f}</b> {word} {held[name][0]} tokens"
+             if name in held else f"{name}: no score (no question, or your {metric} function "
              "failed)" for name in STRATEGIES]
+    if metric == "recall":
+        return (f"smallest size whose recall holds (within {HOLDS} of its best at every larger "
+                "size): " + ", ".join(cells))
     return f"best {metric}: " + ", ".join(cells)
 
 

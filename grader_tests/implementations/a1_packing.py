@@ -159,11 +159,8 @@ def pack_paragraphs(paragraphs, max_words):
         raise ValueError
     return Anything()
 ''')),
-    "hand-answers-off": ("Q1 and Q2 answered for a limit of 180",
-                         {"q1_chunks": "chunks_at_200 = 4", "q2_sizes": "sizes_at_200 = [80, 180, 150]"}),
     "hand-answers-strings": ("Q3 and Q4 given as text",
                              {"q3_pieces": 'pieces_for_350 = "2"', "q4_two_sections": 'needs_two_sections = "yes"'}),
-    "understanding-b": ("answers B in the understanding check", {"understanding": 'understanding = "B"'}),
 }
 
 # The student of issue 44: both mistakes at once passed every visible test then.
@@ -341,3 +338,12 @@ WRONG.update({
             return any(all(part in chunk for part in evidence_parts) for chunk in chunks)
         ''').strip()}),
 })
+
+# Predictions asked before their reveal are graded for committing (issue 44): an honest
+# wrong prediction of the right type earns its points.
+CORRECT["honest-wrong-prediction-hand-answers-off"] = {"q1_chunks": "chunks_at_200 = 4", "q2_sizes": "sizes_at_200 = [80, 180, 150]"}  # was wrong: Q1 and Q2 answered for a limit of 180
+CORRECT["honest-wrong-prediction-understanding-b"] = {"understanding": 'understanding = "B"'}  # was wrong: answers B in the understanding check
+
+# The blind student of round 3 (issue 44): `return True` passed the one visible case.
+WRONG["answerable-always-true"] = ("always True: passed the visible test when it held only a "
+                                   "whole answer", {"answerable": "def answerable(chunks, evidence_parts):\n    return True"})

@@ -57,12 +57,6 @@ def _cbt(body: str) -> str:
 
 WRONG = {
     # --- the hand answers ---------------------------------------------------------------------
-    "hand_k_floor": ("Q1 with floor instead of ceil: 1 + floor(700/240) = 3",
-                     {"q_k": "k_by_hand = 3"}),
-    "hand_stored_no_overlap": ("Q2 counts every position once (N) instead of the stored total",
-                               {"q_stored": "stored_by_hand = 1000"}),
-    "hand_stored_full_last": ("Q2 counts the last window as a full window: 4 × 300",
-                              {"q_stored": "stored_by_hand = 1200"}),
     "hand_short_zero": ("Q3: a document shorter than a window gets no window",
                         {"q_short": "k_short_doc = 0"}),
     "hand_answers_as_strings": ("the hand answers typed as strings",
@@ -184,8 +178,6 @@ def stored_positions(n, size, overlap):
                            {"blind_example": "blind_example = [1000, 200, 100]"}),
     "overlap_is_evidence": ("answers that overlap is new evidence",
                             {"overlap_evidence": 'overlap_evidence = "A"'}),
-    "overflow_by_length": ("guesses the overflowing samples from their length in characters",
-                           {"overflow_at_500": 'overflow_at_500 = {"prose", "code", "emoji + CJK"}'}),
     "overflow_as_list": ("the overflowing samples given as a list",
                          {"overflow_at_500": 'overflow_at_500 = ["markdown", "table", "emoji + CJK"]'}),
     # --- chunk_by_tokens ----------------------------------------------------------------------
@@ -559,5 +551,11 @@ CORRECT.update({
     "q6-hairlines-included": {"overflow_at_500": 'overflow_at_500 = {"code", "markdown", "table", "emoji + CJK"}'},
     "q6-clear-cases-only": {"overflow_at_500": 'overflow_at_500 = {"table", "emoji + CJK"}'},
 })
-WRONG["q6-misses-the-table"] = ("Q6: the table, far over the budget, left out",
-                                {"overflow_at_500": 'overflow_at_500 = {"markdown", "emoji + CJK"}'})
+
+# Predictions asked before their reveal are graded for committing (issue 44): an honest
+# wrong prediction of the right type earns its points.
+CORRECT["honest-wrong-prediction-hand_k_floor"] = {"q_k": "k_by_hand = 3"}  # was wrong: Q1 with floor instead of ceil: 1 + floor(700/240) = 3
+CORRECT["honest-wrong-prediction-hand_stored_no_overlap"] = {"q_stored": "stored_by_hand = 1000"}  # was wrong: Q2 counts every position once (N) instead of the stored total
+CORRECT["honest-wrong-prediction-hand_stored_full_last"] = {"q_stored": "stored_by_hand = 1200"}  # was wrong: Q2 counts the last window as a full window: 4 × 300
+CORRECT["honest-wrong-prediction-overflow_by_length"] = {"overflow_at_500": 'overflow_at_500 = {"prose", "code", "emoji + CJK"}'}  # was wrong: guesses the overflowing samples from their length in characters
+CORRECT["honest-wrong-prediction-q6-misses-the-table"] = {"overflow_at_500": 'overflow_at_500 = {"markdown", "emoji + CJK"}'}  # was wrong: Q6: the table left out

@@ -414,3 +414,14 @@ CORRECT["all-four-rewritten-together"] = {
 WRONG["severed-nothing-to-sever"] = ("no evidence parts and no chunks: False, against rules 2 and 3",
                                      _mutate("severed", ("return everywhere and not together",
                                                          "return bool(evidence_parts) and everywhere and not together")))
+
+# The blind student of round 3 (issue 44): both passed the one visible (severed) case.
+WRONG["severed-always-true"] = ("always True", _cell("severed", '''
+    def severed(chunks, evidence_parts):
+        return True
+'''))
+WRONG["severed-not-answerable"] = ("not answerable(...): a lost answer counted as severed", _cell("severed", '''
+    def severed(chunks, evidence_parts):
+        texts = [c["text"] if isinstance(c, dict) else c for c in chunks]
+        return not any(all(p in t for p in evidence_parts) for t in texts)
+'''))

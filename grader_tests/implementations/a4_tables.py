@@ -255,16 +255,10 @@ def is_table_line(line):
                              _cwt(new_prose_chunk="current")),
     "cwt-returns-tuple": ("returns a tuple instead of a list", _cwt(result="tuple(chunks)")),
     # ---- answers
-    "answer-apac-chunk-is-enough": ("says the APAC chunk alone tells what 12 means",
-                                    {"q_apac_alone": "apac_alone_enough = True"}),
     "answer-counts-from-one": ("chunk indices counted from 1",
                                {"tear_findings": "header_chunk = 3\napac_chunk = 4\ncut_row = 'EU'"}),
     "answer-wrong-cut-row": ("names the APAC row as the one cut in two",
                              {"tear_findings": "header_chunk = 2\napac_chunk = 3\ncut_row = 'APAC'"}),
-    "answer-groups-floor": ("36 // 10 groups, forgetting the last short group",
-                            {"q_groups": "groups_at_10 = 3\nlast_group_rows = 6"}),
-    "answer-orphans-possible": ("thinks a tiny size leaves rows without their header",
-                                {"q_orphans": "row_without_header_possible = True"}),
     "answer-bool-as-string": ("writes 'False' as a string",
                               {"q_fixed_top": "fixed_top_has_header = 'False'"}),
     "answer-tops-wrong-settings": ("the top chunks computed with other settings",
@@ -725,3 +719,9 @@ WRONG.update({
                                                       "and stripped[:3] in (\"```\", \"~~~\") else \"\"",
                                                       "return \"```\" if line.strip().startswith(\"```\") else \"\"")),
 })
+
+# Predictions asked before their reveal are graded for committing (issue 44): an honest
+# wrong prediction of the right type earns its points.
+CORRECT["honest-wrong-prediction-answer-apac-chunk-is-enough"] = {"q_apac_alone": "apac_alone_enough = True"}  # was wrong: says the APAC chunk alone tells what 12 means
+CORRECT["honest-wrong-prediction-answer-groups-floor"] = {"q_groups": "groups_at_10 = 3\nlast_group_rows = 6"}  # was wrong: 36 // 10 groups, forgetting the last short group
+CORRECT["honest-wrong-prediction-answer-orphans-possible"] = {"q_orphans": "row_without_header_possible = True"}  # was wrong: thinks a tiny size leaves rows without their header

@@ -206,12 +206,6 @@ def semantic_chunks(sentences, similarities, threshold):
     return Anything()
 ''')),
     # predictions and questions
-    "threshold-fewer": ("Q1: thinks a higher threshold gives fewer chunks",
-                        {"threshold_effect": 'threshold_effect = "B"'}),
-    "cost-longer-chunks": ("Q2: thinks longer chunks are the cost",
-                           {"cost_source": 'cost_source = "B"'}),
-    "semantic-always": ("Q3: semantic chunking always wins",
-                        {"worth_it_when": 'worth_it_when = "A"'}),
 }
 
 CORRECT = {
@@ -350,3 +344,9 @@ def split_sentences(text):
         "worth_it_when": "worth_it_when = ''.join(['B'])",
     },
 }
+
+# Predictions asked before their reveal are graded for committing (issue 44): an honest
+# wrong prediction of the right type earns its points.
+CORRECT["honest-wrong-prediction-threshold-fewer"] = {"threshold_effect": 'threshold_effect = "B"'}  # was wrong: Q1: thinks a higher threshold gives fewer chunks
+CORRECT["honest-wrong-prediction-cost-longer-chunks"] = {"cost_source": 'cost_source = "B"'}  # was wrong: Q2: thinks longer chunks are the cost
+CORRECT["honest-wrong-prediction-semantic-always"] = {"worth_it_when": 'worth_it_when = "A"'}  # was wrong: Q3: semantic chunking always wins
