@@ -13,7 +13,7 @@ import pytest
 
 from course.grading.second_opinion import code_rules
 from course.grading.second_opinion.code_rules import Names, scan_python
-from course.grading.report.failures import notebook_failures, task_headings
+from course.grading.failures import notebook_failures, task_headings
 from course.grading.report.page import _similarity_section
 from course.grading.second_opinion.similarity import Ahead, Unfinished, _lines
 from course.grading.second_opinion.scan import Budget, Release, scan_notebook

@@ -82,7 +82,7 @@ def test_the_config_loads_once_and_changes_no_environment_variable(monkeypatch):
                         lambda self: loads.append(1) or real(self))
     course_dir._LOADED.clear()
     before = dict(os.environ)
-    from course.grading.intake.handed_in import course_id, db_url
+    from course.grading.course_dir import course_id, db_url
 
     for _ in range(2):
         db_url(ROOT), course_id(ROOT), course_dir.nbgrader_api(ROOT), course_settings(ROOT)

@@ -27,8 +27,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from course.grading.course_dir import course_config
-from course.grading.intake.handed_in import course_id, db_url, not_plain, unsafe_id
+from course.grading.course_dir import course_config, course_id, db_url
+from course.grading.intake.handed_in import not_plain
+from course.grading.student_ids import unsafe_id
 
 SETTINGS_FROM_ENV = ("COURSE_CELL_TIMEOUT", "COURSE_STARTUP_TIMEOUT")
 

@@ -205,10 +205,10 @@ def hidden_folder(folder: Path) -> Path:
     """What the kernels' sandbox covers to hide the grading ``folder``: the folder, or the
     highest folder above it that others may not walk through (Dask makes its worker folders
     0700): the unprivileged bwrap can cover that one, not make a folder beneath it."""
-    from course.grading.sandbox.kernel import _blocker
+    from course.grading.sandbox.kernel import closed_above
 
     folder = folder.resolve()
-    return _blocker(folder) or folder
+    return closed_above(folder) or folder
 
 
 def _child_env(folder: Path) -> dict:
