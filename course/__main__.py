@@ -186,8 +186,17 @@ def _start_workers(args):
     from course.grading.batch.workers import Workers
 
     students = args.students or _submitted(args)
-    return Workers.started(min(args.jobs, len(students)), args.course.resolve(), feedback=True,
-                           assignment=args.assignment)
+    return Workers.started(min(args.jobs, len(students)), args.course.resolve(),
+                           _settings(args), feedback=True, assignment=args.assignment)
+
+
+def _settings(args) -> dict | None:
+    """The grading settings the command hands its workers: none but, for grader_tests only,
+    the processes to kill on purpose (``--kill-at``, ``fault_injection``)."""
+    if not getattr(args, "kill_at", None):
+        return None
+    return {"FaultInjection": {"kill_at": [(process, phase, student, int(attempt))
+                                           for process, phase, student, attempt in args.kill_at]}}
 
 
 def _submitted(args) -> list[str]:
@@ -278,7 +287,7 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead, stop) ->
         cycle = run_cycle(root, args.assignment, jobs=args.jobs, budget=args.budget,
                           students=args.students or None, cluster=cluster,
                           workers=workers, meanwhile=steps if cluster is None else (),
-                          finisher=finisher, plan=plan, stop=stop)
+                          finisher=finisher, plan=plan, stop=stop, settings=_settings(args))
     except ImportError as error:
         if cluster is None:
             raise
@@ -318,6 +327,13 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead, stop) ->
     if not any(o.status != Status.NOT_GRADED for o in cycle.outcomes):
         print(f"error: nobody was graded ({len(cycle.outcomes)} not graded: each row above "
               "says why)", file=sys.stderr)
+        return 1
+    faulted = sorted(o.student_id for o in cycle.outcomes if o.status == Status.NOT_GRADED
+                     and o.fault)
+    if faulted:  # the grader's doing (a worker died twice, …): the rerun grades them
+        print(f"error: {len(faulted)} not graded for a fault of the grader's, not of their work "
+              f"({', '.join(faulted)}): run the same command again to grade them",
+              file=sys.stderr)
         return 1
     return reported or (1 if cycle.problems or getattr(args, "misplaced", []) else 0)
 
@@ -454,6 +470,9 @@ def main(argv=None) -> int:
                          default=Path(CourseSettings().cluster_certs),
                          help="the course's cluster certificates (from cluster-certs; default "
                               "$COURSE_CLUSTER_CERTS, else ./cluster-certs)")
+    # FAULT INJECTION, for grader_tests only (course.grading.fault_injection): not in --help.
+    grading.add_argument("--kill-at", nargs=4, action="append", default=[], help=argparse.SUPPRESS,
+                         metavar=("PROCESS", "PHASE", "STUDENT", "ATTEMPT"))
     _report_options(grading)
     reporting = commands.add_parser(
         "report", help="the instructor's page of a graded assignment, and the Canvas CSV")

@@ -2,7 +2,7 @@
 release/ earn full marks, in process and through the real autograder.
 
 ``grader_tests/implementations/blind/aN.py`` holds three students per assignment, written from
-the release notebooks alone; ``aN_round2.py`` three more, written later by another session
+the release notebooks alone; ``aN_round2.py`` and ``aN_round3.py`` more, each written later by another session
 after the texts changed. A student whose reading a later, clearer contract ruled out is
 listed in that file's ``SUPERSEDED`` with the tests the old reading fails: it must fail exactly
 those, so the clarified sentence is the only thing between it and full marks.
@@ -19,17 +19,20 @@ ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-teari
 
 
 def _students(number: int):
-    """Every blind student of assignment ``number``: round 1's, and round 2's where there was
-    one (``aN_round2.py``, named ``round2-…``); and the superseded readings."""
+    """Every blind student of assignment ``number``: round 1's, and each later round's where
+    there was one (``aN_round2.py``, ``aN_round3.py``: named ``round2-…``, ``round3-…``); and
+    the superseded readings of every round."""
     module = importlib.import_module(f"implementations.blind.a{number}")
-    blind = dict(module.BLIND)
-    try:
-        later = importlib.import_module(f"implementations.blind.a{number}_round2")
-    except ModuleNotFoundError:
-        later = None
-    if later is not None:
-        blind.update({f"round2-{name}": cells for name, cells in later.BLIND.items()})
-    return blind, getattr(module, "SUPERSEDED", {})
+    blind, superseded = dict(module.BLIND), dict(getattr(module, "SUPERSEDED", {}))
+    for round_ in (2, 3):
+        try:
+            later = importlib.import_module(f"implementations.blind.a{number}_round{round_}")
+        except ModuleNotFoundError:
+            continue
+        blind.update({f"round{round_}-{name}": cells for name, cells in later.BLIND.items()})
+        superseded.update({f"round{round_}-{name}": tests
+                           for name, tests in getattr(later, "SUPERSEDED", {}).items()})
+    return blind, superseded
 
 
 CASES = [(n, name) for n in ASSIGNMENTS for name in sorted(_students(n)[0])]
@@ -65,13 +68,18 @@ def test_blind_students_through_the_real_autograder(number):
         assert isinstance(score, tuple) and score[1] > 0 and score[0] == score[1] - lost, f"{name}: {score}"
 
 
-# Assignment 5's evidence measures (Part 5): three students written blind on 2026-12-04. The
-# rest of their notebook is the reference's, so every test passes or the evidence cells lost it.
+# Assignment 5: the evidence measures (Part 5) of three students written blind on 2026-12-04,
+# the rest of their notebook the reference's; and round 3's two students, who wrote every answer
+# cell (one pasted their decision card into the notebook, so it earns card points the reference's
+# notebook alone does not). Each loses nothing the reference keeps.
 A5 = "05-own-docs-verdict"
 
 
 def _a5_students() -> dict:
-    return importlib.import_module("implementations.blind.a5_evidence").BLIND
+    students = dict(importlib.import_module("implementations.blind.a5_evidence").BLIND)
+    later = importlib.import_module("implementations.blind.a5_round3").BLIND
+    students.update({f"round3-{name}": cells for name, cells in later.items()})
+    return students
 
 
 @pytest.fixture(scope="module")
@@ -82,15 +90,17 @@ def a5_reference():
 
 
 @pytest.mark.parametrize("name", sorted(_a5_students()))
-def test_blind_a5_evidence_student_earns_every_point(name, a5_reference):
+def test_blind_a5_student_loses_nothing_the_reference_keeps(name, a5_reference):
     report = score_in_process(A5, _a5_students()[name])
-    assert set(report.failures) == set(a5_reference.failures), f"{name}: {report.summary()}"
-    assert report.total == a5_reference.total, f"{name}: {report.summary()}"
+    assert set(report.failures) <= set(a5_reference.failures), f"{name}: {report.summary()}"
+    assert report.total >= a5_reference.total, f"{name}: {report.summary()}"
 
 
 @pytest.mark.slow
-def test_blind_a5_evidence_students_through_the_real_autograder():
+def test_blind_a5_students_through_the_real_autograder():
     reference = autograde(A5, {"reference": submission(A5)})["reference"]
     scores = autograde(A5, {name: submission(A5, cells) for name, cells in _a5_students().items()})
     assert isinstance(reference, tuple) and reference[0] > 0, reference
-    assert scores == {name: reference for name in _a5_students()}, scores
+    for name, score in scores.items():
+        assert isinstance(score, tuple) and score[1] == reference[1], f"{name}: {score}"
+        assert score[0] >= reference[0], f"{name}: {score} (reference {reference})"

@@ -36,11 +36,12 @@ class Cycle:
 
 def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | None = None,
               budget: float = 600, progress=print, cluster=None, workers=None,
-              meanwhile=(), finisher=None, plan=None, stop=None) -> Cycle:
+              meanwhile=(), finisher=None, plan=None, stop=None,
+              settings: dict | None = None) -> Cycle:
     """Grade ``assignment`` in the course at ``root`` (feedback as each student is graded);
     library output goes to its run log. With ``cluster`` (``cluster.client.Cluster``), the
     grading is done on that Dask cluster, each result recorded as it comes. ``workers``,
-    ``meanwhile`` and ``stop`` go to ``batch.pool.grade`` (workers started early, with
+    ``meanwhile``, ``stop`` and ``settings`` go to ``batch.pool.grade`` (workers started early, with
     ``feedback``); a ``finisher`` (``batch.finisher``) records and exports the outcomes, or if
     it cannot, this process does. With a ``plan`` (``batch.resume.plan``), only its students
     to grade are graded, and its kept outcomes stand for the rest."""
@@ -54,7 +55,7 @@ def run_cycle(root: Path, assignment: str, jobs: int = 2, students: list[str] | 
         outcomes = grade(assignment, root, jobs=jobs,
                          students=plan.to_grade if plan is not None else students,
                          budget=budget, progress=progress, feedback=True, problems=problems,
-                         workers=workers, meanwhile=meanwhile, stop=stop)
+                         workers=workers, meanwhile=meanwhile, stop=stop, settings=settings)
     fingerprints = plan.fingerprints if plan is not None else None
     exported = (finisher.export(outcomes, fingerprints)
                 if finisher is not None and cluster is None else None)

@@ -10,7 +10,7 @@ import os
 import time
 from pathlib import Path
 
-from course.grading import attempts
+from course.grading import attempts, fault_injection
 from course.grading.batch import faults, nbgrader_log, resume
 from course.grading.intake.handed_in import unreadable
 from course.grading.course_dir import course_id, course_settings, db_url, nbgrader_api, tool_env
@@ -56,6 +56,7 @@ def _worker(tasks, results, root: str, settings: dict | None, feedback: bool,
         if outcome.status == Status.NOT_GRADED:  # no earlier score stays live (withdraw)
             problem = "; ".join(filter(None, [problem, *withdraw(Path(root), [outcome],
                                                                   db_url(Path(root)))]))
+        fault_injection.reached(api.config, "outcome", student)  # grader_tests only
         resume.keep(db_url(Path(root)), outcome, graded_from)  # durable before it is reported
         results.put(("done", student, (outcome, problem)))
 

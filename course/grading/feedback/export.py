@@ -26,6 +26,7 @@ from nbconvert.exporters.templateexporter import TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from traitlets import Bool
 
+from course.grading import fault_injection
 from course.grading.atomic_write import write_bytes
 from course.grading.feedback.safe_html import clean
 
@@ -106,6 +107,8 @@ class FeedbackExporter(HTMLExporter):
         self.register_filter("highlight_code", highlight_code)
         self.register_filter("filter_data_type", filter_data_type)
         html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+        student = (resources.get("nbgrader") or {}).get("student", "")
+        fault_injection.reached(self.config, "feedback", student)  # test-only: the page unwritten
         return accessible(html), resources
 
 

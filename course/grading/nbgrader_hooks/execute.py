@@ -15,6 +15,7 @@ from nbclient.exceptions import DeadKernelError
 from nbgrader.preprocessors import Execute
 from traitlets import Float
 
+from course.grading import fault_injection
 from course.grading.judge.sandbox import JudgeSandbox
 from course.grading.judge.kernel_link import Link
 from course.grading.nbgrader_hooks import runs
@@ -72,6 +73,8 @@ class GradingExecute(Execute):
         What happened is recorded in ``self.notebook_run`` (``runs.NotebookRun``)."""
         self.notebook_run = runs.start(((resources or {}).get("nbgrader") or {}).get("notebook", ""))
         self._judge, self._tests, self._ran, self._replaying = None, [], [], False
+        self._student = ((resources or {}).get("nbgrader") or {}).get("student", "")
+        self._phases: set[str] = set()
         try:
             return super().preprocess(nb, resources, km)
         except KernelStartError as error:
@@ -91,6 +94,8 @@ class GradingExecute(Execute):
         if is_test_cell(cell):
             self._tests.append(cell)
         else:
+            if cell.cell_type == "code":
+                self._reached("student cells")
             cell, resources = super().preprocess_cell(cell, resources, index)
             if cell.cell_type == "code" and cell.source.strip():
                 self._ran.append(cell.source)
@@ -126,6 +131,20 @@ class GradingExecute(Execute):
                 self.notebook_run.failed(self._judge.fault)
             if self._judge.kernel_died_in:
                 self.notebook_run.died_calling(self._judge.kernel_died_in)
+            self._reached("judging")  # after the first test judged, the others still to come
+
+    def _reached(self, phase: str) -> None:
+        """The test-only fault-injection hook (``fault_injection``), with this kernel: once
+        a phase per notebook."""
+        if phase in self._phases:
+            return
+        self._phases.add(phase)
+        fault_injection.reached(self.config, phase, self._student, self._kernel_pid)
+
+    def _kernel_pid(self) -> int | None:
+        provisioner = getattr(self.km, "provisioner", None)
+        sandboxed = getattr(provisioner, "_sandbox_pid", None)
+        return sandboxed() if sandboxed else getattr(provisioner, "pid", None)
 
     def _restart_between_cells(self) -> None:
         """Kill and restart the kernel (a test cell's call killed it or ignored an interrupt),

@@ -18,6 +18,8 @@ from nbgrader.api import (
 from nbgrader.preprocessors import GetGrades, OverwriteCells, SaveAutoGrades
 from sqlalchemy.orm import undefer
 
+from course.grading import fault_injection
+
 
 class _CommitAtEnd:
     """A session whose ``commit`` waits for the step's end (``RowsAtOnce.__exit__``)."""
@@ -37,10 +39,11 @@ class RowsAtOnce:
     in the gradebook's own session; with ``commit_at_end``, its session commits when the
     ``with`` block ends without an error, once. Everything else is the gradebook's."""
 
-    def __init__(self, gradebook, commit_at_end: bool = False):
+    def __init__(self, gradebook, commit_at_end: bool = False, before_commit=None):
         self._gradebook = gradebook
         self._rows: dict[tuple, dict] = {}
         self._commit_at_end = commit_at_end
+        self._before_commit = before_commit
         self.db = _CommitAtEnd(gradebook.db) if commit_at_end else gradebook.db
 
     def __getattr__(self, name):
@@ -52,6 +55,9 @@ class RowsAtOnce:
     def __exit__(self, kind, error, trace):
         try:
             if kind is None and self._commit_at_end:
+                if self._before_commit:
+                    self._gradebook.db.flush()  # the rows written, the commit still to come
+                    self._before_commit()
                 self._gradebook.db.commit()
         finally:
             self._gradebook.__exit__(kind, error, trace)
@@ -123,7 +129,10 @@ class _HandedRowsAtOnce:
 
     @gradebook.setter
     def gradebook(self, gradebook):
-        self.__dict__["_gradebook_at_once"] = RowsAtOnce(gradebook, self.commit_at_end)
+        self.__dict__["_gradebook_at_once"] = RowsAtOnce(gradebook, self.commit_at_end,
+                                                         self._before_commit)
+
+    _before_commit = None
 
 
 class OverwriteCellsAtOnce(_HandedRowsAtOnce, OverwriteCells):
@@ -135,6 +144,10 @@ class SaveAutoGradesAtOnce(_HandedRowsAtOnce, SaveAutoGrades):
     committing them together when the notebook is done."""
 
     commit_at_end = True
+
+    def _before_commit(self) -> None:
+        """The test-only fault-injection hook (``fault_injection``), mid-write."""
+        fault_injection.reached(self.config, "recording", self.student_id)
 
 
 class GetGradesAtOnce(_HandedRowsAtOnce, GetGrades):
