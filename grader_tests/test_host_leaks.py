@@ -148,16 +148,15 @@ os.environ.update(PGPASSWORD=secret, AWS_SECRET_ACCESS_KEY=secret,
                   CANVAS_TOKEN=secret, NBGRADER_EXECUTION="autograde")
 
 from course.grading.sandbox import kernel as sandbox_kernel
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, Template
+from course.grading.sandbox.template import Forked, Template, fork_from
 
 os.environ["JUPYTER_PATH"] = sandbox_kernel.KERNELSPEC_PATH
-os.environ.pop(COURSE_TEMPLATE_SOCKET, None)
 template = None
 if path == "warm":
     template = Template(folder.parent / "template.log")
     address = template.ensure()
     assert address, "the warm template did not start"
-    os.environ[COURSE_TEMPLATE_SOCKET] = address
+    fork_from(address)
 
 from jupyter_client.manager import start_new_kernel
 from course.grading.judge.kernel_link import Link
@@ -297,9 +296,11 @@ def test_the_cold_kernels_command_line_clears_the_environment_and_covers_sys(tmp
     assert "not for the kernel" not in argv
     at = parsed.index("--tmpfs", "/sys")
     assert parsed.sized("--tmpfs", "/sys") == str(sandbox_kernel.HIDDEN_BYTES)
-    assert [tuple(a) for a in parsed.all("--ro-bind") if a[1].startswith("/sys")] == [
-        (str(f), str(f)) for f in sandbox_kernel.sys_kept()]
-    assert all(parsed.index("--ro-bind", str(f), str(f)) > at for f in sandbox_kernel.sys_kept())
+    bound = [(parsed.opened[fd], target) for fd, target in parsed.all("--ro-bind-fd")
+             if target.startswith("/sys")]
+    assert bound == [(str(f), str(f)) for f in sandbox_kernel.sys_kept()]
+    assert all(parsed.index("--ro-bind-fd", fd, target) > at
+               for fd, target in parsed.all("--ro-bind-fd") if target.startswith("/sys"))
     assert parsed.index("--remount-ro", "/sys") > at
 
 

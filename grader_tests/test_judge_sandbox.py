@@ -25,7 +25,8 @@ from course.grading.judge.core import OWN_CLASS, WITHHELD
 from course.grading.judge.sandbox import (JudgeFailed, JudgeSandbox, clean_outputs, error_output,
                                           over_time, read_frame)
 from course.grading.judge.kernel_link import Link
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, Template
+from course.grading.sandbox import template as sandbox_template
+from course.grading.sandbox.template import Forked, Template
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
@@ -60,9 +61,9 @@ def judge(request, kernel, monkeypatch):
     """A judge started as the grader starts it: in bubblewrap, or forked from the worker's warm
     template (every test here runs on both)."""
     km, kc, folder = kernel
-    monkeypatch.delenv(COURSE_TEMPLATE_SOCKET, raising=False)
+    monkeypatch.setattr(sandbox_template, "_forks_from", None)
     if request.param == "warm template":
-        monkeypatch.setenv(COURSE_TEMPLATE_SOCKET, request.getfixturevalue("template"))
+        sandbox_template.fork_from(request.getfixturevalue("template"))
     link = Link(km, timeout=10, interrupt=km.interrupt_kernel,
                 restart=lambda: km.restart_kernel(now=True), alive=km.is_alive)
     box = JudgeSandbox(link, str(folder), timeout=15)
@@ -191,6 +192,25 @@ def _ppid_chain_has(proc: Path, ancestor: int) -> bool:
             return False
         pid = int(lines[0].split()[1])
     return False
+
+
+def test_a_test_cannot_fill_dev(judge):
+    """/dev holds no file a test makes: a judge that wrote there would spend the grader's
+    memory on an unsized tmpfs (the cold judge's /dev was one, writable by it)."""
+    box, _ = judge
+    printed = _printed(box.run(
+        "import errno\n"
+        "made, error = 0, 0\n"
+        "for n in range(16):\n"
+        "    try:\n"
+        "        with open(f'/dev/filler-{n}', 'wb') as f:\n"
+        "            f.write(bytes(4 * 1024 ** 2))\n"
+        "        made += 4\n"
+        "    except OSError as e:\n"
+        "        error = e.errno\n"
+        "        break\n"
+        "print(made, error)\n", "test_fill_dev"))
+    assert printed.split() == ["0", "30"], printed  # nothing made: EROFS at the first file
 
 
 def test_nothing_a_test_does_reaches_the_grader(judge):

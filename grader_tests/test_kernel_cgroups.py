@@ -9,6 +9,7 @@ cgroup and which student's folder it runs in.
 """
 import json
 import os
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -171,21 +172,6 @@ def test_each_kernel_is_pinned_to_one_cpu(graded):
             assert [len(cgroups.cpu_list(cpus)) for cpus in allowed] == [1], (student, entry)
 
 
-def _held(parent, allowed, besides) -> dict[int, int]:
-    """How many kernel groups under ``parent`` hold each allowed CPU, leaving out ``besides``
-    and debris."""
-    held = dict.fromkeys(allowed, 0)
-    for sibling in parent.iterdir():
-        if sibling in besides or not (sibling / "cpuset.cpus").is_file():
-            continue
-        if (time.time() - sibling.stat().st_mtime > cgroups.JOIN_SECONDS
-                and not (sibling / "cgroup.procs").read_text().split()):
-            continue  # debris a killed grader left, as the grader counts it
-        for cpu in cgroups.cpu_list((sibling / "cpuset.cpus").read_text()):
-            held[cpu] = held.get(cpu, 0) + 1
-    return held
-
-
 def test_kernels_running_at_once_are_pinned_apart(monkeypatch):
     """A burner's quota is spent on its own CPU: the next kernel goes to the least-held one.
     Its groups are made in a folder of the test's own, so a grading elsewhere on the machine
@@ -212,7 +198,7 @@ def test_kernels_running_at_once_are_pinned_apart(monkeypatch):
             assert cpu in allowed
             # least held among the kernel groups there now (a grading elsewhere on the machine
             # may hold some), not counting itself nor the debris
-            held = _held(parent, allowed, besides={folder, *(d.folders["cpuset"] for d in debris)})
+            held = cgroups.held(parent, besides={folder, *(d.folders["cpuset"] for d in debris)})
             assert held[cpu] == min(held.values()), (cpu, held)
     finally:
         for group in groups + debris:
@@ -233,8 +219,76 @@ def test_a_memory_hog_outside_its_address_space_kills_only_its_own_kernel(graded
 def test_no_cgroup_outlives_its_kernel(graded):
     names = {group.rsplit("/", 1)[1] for entry in graded["seen"].values()
              for group in entry["groups"]}
-    for controller in cgroups.CONTROLLERS + cgroups.pinning():
-        parent = (cgroups.HIERARCHIES / controller / cgroups.own_group(controller).lstrip("/")
-                  / cgroups.FOLDER)
+    for controller, parent in cgroups.parents().items():
         left = {p.name for p in parent.iterdir() if p.is_dir()} & names
         assert not left, f"{controller}: {sorted(left)}"
+
+
+# --- cgroup v2 (the unified hierarchy), behind the same ``Group`` ------------------------------
+
+def test_a_group_on_the_unified_hierarchy_holds_its_processes_and_ends_them():
+    """Made, joined, listed and removed on this machine's v2 hierarchy (here a hybrid host's
+    /sys/fs/cgroup/unified, whose controllers are all v1's: so no limit is written)."""
+    root = cgroups.unified()
+    if root is None:
+        pytest.skip("no cgroup v2 hierarchy here")
+    group = cgroups.Group(f"kernel-v2-test-{os.getpid()}", on="v2")
+    own = cgroups.own_v2_group()
+    folder = root / own.lstrip("/") / cgroups.FOLDER / group.name
+    assert group.folders == {"unified": folder}
+    child = subprocess.Popen(["sleep", "60"])
+    try:
+        group.create(None)
+        group.join(child.pid)
+        assert group.pids() == {child.pid}
+        line = [x for x in Path(f"/proc/{child.pid}/cgroup").read_text().splitlines()
+                if x.startswith("0::")]
+        assert line == [f"0::{own.rstrip('/')}/{cgroups.FOLDER}/{group.name}"], line
+        group.remove()
+        assert child.wait(5) == -9, "the group's process was not killed"
+        assert not folder.exists()
+    finally:
+        child.kill()
+        child.wait()
+        group.remove()
+
+
+def test_a_v2_group_is_made_with_the_classes_limits(tmp_path, monkeypatch):
+    """What ``create`` writes on a v2 hierarchy that offers cpu, memory and pids (this machine
+    offers none to v2, so a folder laid out as one stands in for it: the files are plain)."""
+    (tmp_path / "cgroup.controllers").write_text("cpu memory pids\n")
+    (tmp_path / "cgroup.subtree_control").write_text("cpu memory pids\n")  # handed on
+    monkeypatch.setattr(cgroups, "HIERARCHIES", tmp_path)
+    monkeypatch.setattr(cgroups, "own_v2_group", lambda proc_cgroup=None: "/")
+    assert cgroups.v1_status() is not None and cgroups.version() == "v2"
+    group = cgroups.Group("kernel-limits")
+    folder = tmp_path / cgroups.FOLDER / "kernel-limits"
+    assert group.folders == {"unified": folder}
+    folder.parent.mkdir()
+    (folder.parent / "cgroup.subtree_control").write_text("")  # as cgroupfs makes it
+    group.create(cgroups.Limits(cpus=1.5, memory_bytes=256 * 1024 ** 2, processes=64))
+    assert (folder.parent / "cgroup.subtree_control").read_text() == "+cpu +memory +pids"
+    assert (folder / "cpu.max").read_text() == f"150000 {cgroups.PERIOD_US}"
+    assert (folder / "memory.max").read_text() == str(256 * 1024 ** 2)
+    assert (folder / "pids.max").read_text() == "64"
+
+
+def test_a_host_with_neither_hierarchy_says_so_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(cgroups, "HIERARCHIES", tmp_path)
+    why = cgroups.status()
+    assert why is not None and "\n" not in why, why
+    assert "cgroup v1" in why and "cgroup v2" in why and "no cgroup per kernel" in why, why
+    assert cgroups.version() is None
+    line = sandbox_kernel.status_line()
+    assert line is not None and why in line and "\n" not in line, line
+
+
+def test_a_hybrid_hosts_v2_hierarchy_says_which_controllers_it_lacks():
+    root = cgroups.unified()
+    if root is None or root == cgroups.HIERARCHIES:
+        pytest.skip("not a hybrid host")
+    offered = (root / cgroups.own_v2_group().lstrip("/") / "cgroup.controllers").read_text()
+    missing = [c for c in cgroups.V2_CONTROLLERS if c not in offered.split()]
+    if not missing:
+        pytest.skip("this host's v2 hierarchy offers every controller")
+    assert f"offers no {', '.join(missing)} controller" in cgroups.v2_status()

@@ -378,9 +378,9 @@ def test_the_grader_acts_on_no_path_a_kernel_can_write(tmp_path, monkeypatch):
     from course.grading.judge.sandbox import JudgeSandbox
     from course.grading.sandbox import kernel as sandbox_kernel
     from course.grading.sandbox.kernel_manager import BoundedKernelManager
-    from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET
+    from course.grading.sandbox import template
 
-    monkeypatch.delenv(COURSE_TEMPLATE_SOCKET, raising=False)
+    monkeypatch.setattr(template, "_forks_from", None)  # started cold
     monkeypatch.setenv("JUPYTER_PATH", sandbox_kernel.KERNELSPEC_PATH)
     (tmp_path / "notes.md").write_text("mine\n")
     events = []
@@ -452,9 +452,9 @@ def test_a_restarted_kernel_gets_a_fresh_sealed_sockets_folder(tmp_path, monkeyp
 
     from course.grading.sandbox import kernel as sandbox_kernel
     from course.grading.sandbox.kernel_manager import BoundedKernelManager
-    from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET
+    from course.grading.sandbox import template
 
-    monkeypatch.delenv(COURSE_TEMPLATE_SOCKET, raising=False)
+    monkeypatch.setattr(template, "_forks_from", None)  # started cold
     monkeypatch.setenv("JUPYTER_PATH", sandbox_kernel.KERNELSPEC_PATH)
     loop = _Loop()
     km = BoundedKernelManager(kernel_name="course-sandbox")

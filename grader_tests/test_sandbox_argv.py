@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from course.grading.judge import sandbox as judge_sandbox
-from course.grading.sandbox import kernel as sandbox_kernel
+from course.grading.sandbox import kernel as sandbox_kernel, spec as sandbox_spec
 from course.grading.sandbox.environment import sandbox_environment
 
 ARITY = {"--ro-bind": 2, "--ro-bind-try": 2, "--bind": 2, "--dev-bind": 2, "--ro-bind-fd": 2,
@@ -27,7 +27,7 @@ ARITY = {"--ro-bind": 2, "--ro-bind-try": 2, "--bind": 2, "--dev-bind": 2, "--ro
          "--setenv": 2, "--dev": 1, "--proc": 1, "--tmpfs": 1, "--dir": 1, "--size": 1,
          "--perms": 1, "--remount-ro": 1, "--chdir": 1, "--uid": 1, "--gid": 1, "--unsetenv": 1,
          "--cap-drop": 1, "--unshare-user": 0, "--unshare-pid": 0, "--unshare-net": 0,
-         "--unshare-ipc": 0, "--unshare-uts": 0, "--unshare-cgroup-try": 0, "--unshare-all": 0,
+         "--unshare-ipc": 0, "--unshare-uts": 0, "--as-pid-1": 0, "--unshare-cgroup-try": 0, "--unshare-all": 0,
          "--disable-userns": 0, "--die-with-parent": 0, "--new-session": 0, "--clearenv": 0}
 FD_OPTIONS = {"--ro-bind-fd": 0, "--bind-fd": 0, "--file": 0, "--ro-bind-data": 0}
 
@@ -152,11 +152,11 @@ def test_the_workspaces_descriptors_are_read_only_inheritable_and_never_follow_l
         assert fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY
         assert stat.S_ISREG(os.fstat(fd).st_mode)
     with pytest.raises(OSError):
-        sandbox_kernel._fd(submission / "outside-link")  # O_NOFOLLOW: a link is never opened
+        sandbox_spec.fd(submission / "outside-link")  # O_NOFOLLOW: a link is never opened
 
 
 def test_the_judge_empties_notebooks_its_own_way(submission, close_fds):
-    empty = ("--perms", "0444", "--file", sandbox_kernel._fd(Path(os.devnull)))
+    empty = ("--perms", "0444", "--file", sandbox_spec.fd(Path(os.devnull)))
     parsed = parse(["bwrap", *sandbox_kernel.workspace_argv(submission, submission, empty=empty)])
     notebook = str(submission / "packing_by_hand.ipynb")
     assert [parsed.opened[fd] for fd, target in parsed.all("--file") if target == notebook] == [os.devnull]
@@ -177,7 +177,8 @@ def kernel_argv(tmp_path, submission, close_fds):
 def test_the_kernels_file_system_is_read_only_but_for_its_runtime_and_its_workspace(kernel_argv):
     parsed, runtime, workdir = kernel_argv
     assert parsed.options[0] == ("--ro-bind", "/", "/")
-    assert parsed.all("--bind") == [] and parsed.all("--dev-bind") == [] and parsed.all("--bind-data") == []
+    assert parsed.all("--bind") == [] and parsed.all("--bind-data") == []
+    assert parsed.all("--dev-bind") == [[f"/dev/{name}"] * 2 for name in sandbox_spec.DEVICES]
     assert [(parsed.opened[fd], target) for fd, target in parsed.all("--bind-fd")] == [
         (str(runtime / "sockets"), str(runtime / "sockets"))], "the one writable bind"
     assert (str(runtime), str(runtime)) in [(parsed.opened[fd], target)
@@ -186,7 +187,7 @@ def test_the_kernels_file_system_is_read_only_but_for_its_runtime_and_its_worksp
     assert parsed.sized("--tmpfs", str(workdir)) == str(sandbox_kernel.WORKSPACE_BYTES)
     assert parsed.sized("--tmpfs", "/tmp") == parsed.sized("--tmpfs", "/dev/shm") == str(
         sandbox_kernel.TMP_BYTES)
-    assert set(tmpfs) == {"/dev/shm", "/tmp", "/sys", str(workdir), str(runtime.parent),
+    assert set(tmpfs) == {"/dev", "/dev/shm", "/tmp", "/sys", str(workdir), str(runtime.parent),
                           *map(str, sandbox_kernel.hidden_roots())}
     assert ("--remount-ro", "/dev") in parsed.options and ("--proc", "/proc") in parsed.options
     # every bind of a file into the workspace comes after the workspace's tmpfs
@@ -202,12 +203,12 @@ def test_the_course_roots_home_and_other_kernels_are_covered_and_only_what_runs_
         assert parsed.sized("--tmpfs", str(folder)) == str(sandbox_kernel.HIDDEN_BYTES)
         assert parsed.index("--remount-ro", str(folder)) > parsed.index("--tmpfs", str(folder))
     kept = {parsed.opened[fd]: target for fd, target in parsed.all("--ro-bind-fd")
-            if target != str(runtime)}
+            if target not in (str(runtime), *map(str, sandbox_kernel.sys_kept()))}
     assert kept == {str(f): str(f) for f in sandbox_kernel.kept_folders()}
     assert set(kept) == {str(Path(sys.prefix).resolve()), str(Path(sys.base_prefix).resolve()),
                          str(sandbox_kernel.PACKAGE_ROOT / "course")}
     for fd, target in parsed.all("--ro-bind-fd"):
-        if target == str(runtime):
+        if target in (str(runtime), *map(str, sandbox_kernel.sys_kept())):
             continue
         folder = next(f for f in hidden if _under(target, f))  # bound back into a covered folder
         assert parsed.index("--tmpfs", str(folder)) < parsed.index("--ro-bind-fd", fd, target)
@@ -261,15 +262,16 @@ def judge_argv(submission, close_fds):
 def test_the_judges_root_is_empty_but_for_the_system_the_interpreter_and_the_submission(judge_argv):
     parsed, workdir = judge_argv
     assert ("--ro-bind", "/", "/") not in parsed.options, "the host's root is not the judge's"
-    assert parsed.all("--bind") == parsed.all("--bind-fd") == parsed.all("--dev-bind") == []
+    assert parsed.all("--bind") == parsed.all("--bind-fd") == parsed.all("--ro-bind") == []
+    assert parsed.all("--dev-bind") == [[f"/dev/{name}"] * 2 for name in sandbox_spec.DEVICES]
     system = {str(f) for f in map(Path, judge_sandbox.SYSTEM_FOLDERS)
               if f.is_dir() and not f.is_symlink()}
-    assert {t for _, t in parsed.all("--ro-bind")} == system
-    assert parsed.all("--ro-bind-try") == [["/etc/ld.so.cache", "/etc/ld.so.cache"]]
     for target, link in ((t, s) for s, t in parsed.all("--symlink")):
-        assert target in judge_sandbox.SYSTEM_FOLDERS and os.readlink(target) == link
+        if not target.startswith("/dev/"):
+            assert target in judge_sandbox.SYSTEM_FOLDERS and os.readlink(target) == link
     kept = {parsed.opened[fd]: t for fd, t in parsed.all("--ro-bind-fd")}
-    assert kept == {str(f): str(f) for f in sandbox_kernel.kept_folders()}
+    assert kept == {str(f): str(f) for f in {*map(Path, system), Path("/etc/ld.so.cache"),
+                                             *sandbox_kernel.kept_folders()}}
     allowed = [*map(Path, system), *sandbox_kernel.kept_folders(), workdir, Path("/tmp"),
                Path("/dev"), Path("/proc"), Path("/etc/ld.so.cache")]
     for target in parsed.targets(*(o for o in ARITY if ARITY[o] and o not in (
@@ -330,3 +332,41 @@ def test_a_root_graders_judge_is_an_unprivileged_uid_of_its_own():
         assert judge_sandbox.OUTSIDE_BASE != sandbox_kernel.OUTSIDE_BASE  # never a kernel's uid
     else:
         assert (uid, gid) == (os.getuid(), os.getgid())
+
+
+# --------------------------------------------------------------------------- one declaration
+
+def test_a_new_hidden_folder_is_one_entry_and_both_paths_hide_it(tmp_path, close_fds):
+    """A mount written once in a ``spec.Spec`` is on bubblewrap's command line and is made by
+    the warm fork's ``warm.build`` (run here, as root, in a child of its own mount namespace)."""
+    if os.geteuid() != 0:
+        pytest.skip("the warm path mounts as root")
+    import json
+
+    from course.grading.sandbox import namespaces, warm
+
+    secret = tmp_path / "new-hidden"
+    secret.mkdir()
+    (secret / "key").write_text("not for the sandbox")
+    spec = sandbox_spec.Spec("host", (sandbox_spec.Tmpfs(secret, 65536),), tmp_path, {}, (0, 0, 0))
+    parsed = parse(["bwrap", *sandbox_spec.bwrap_options(spec)])
+    assert parsed.sized("--tmpfs", str(secret)) == "65536"
+    assert parsed.index("--remount-ro", str(secret)) > parsed.index("--tmpfs", str(secret))
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            namespaces.unshare(namespaces.CLONE_NEWNS)
+            warm.build(spec, 0, 0)
+            mounts = [line.split() for line in open("/proc/self/mountinfo")]
+            found = [fields[5] for fields in mounts if fields[4] == str(secret)]
+            os.write(write, json.dumps([os.listdir(secret), found]).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    listing, options = json.loads(os.read(read, 65536) or b"[null, null]")
+    os.close(read)
+    assert listing == [], "the warm path left the folder's files in sight"
+    assert options and {"ro", "nosuid", "nodev"} <= set(options[-1].split(",")), options
+    assert (secret / "key").exists(), "made in the child's namespace only"

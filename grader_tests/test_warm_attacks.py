@@ -32,7 +32,7 @@ import pytest
 
 from course.grading.batch import pool as batch
 from course.grading.exports.gradebook_csv import export_row
-from course.grading.sandbox import provisioner as sandbox_provisioner
+from course.grading.sandbox import provisioner as sandbox_provisioner, spec as sandbox_spec
 from harness import scratch_course, secret_lines, submission
 from hostile import A1, FULL, NAME, READABLE_MEMORY, appended, attack, attack_record
 from tools import bwrap_found, require
@@ -331,11 +331,13 @@ def test_no_user_namespace_set_uid_or_writable_mount_beyond_its_own(attacked):
     assert record["unshare_user"] == -1 and record["unshare_cmd"] != 0, record
     assert record["suid_mounts"] == [] and record["su"].strip() != "0", record
     root = str(attacked["root"])
+    # the harmless devices are bound rw as bubblewrap binds them (its --remount-ro adds nodev)
+    devices = {f"/dev/{name}" for name in sandbox_spec.DEVICES}
     assert set(record["rw_mounts"]) <= {"/dev/shm", "/proc", "/tmp",
-                                        f"{root}/autograded/b-reach/{A1}",
+                                        f"{root}/autograded/b-reach/{A1}", *devices,
                                         *(m for m in record["rw_mounts"]
                                           if m.startswith(f"{sandbox_provisioner.runtime_base()}/kernel-"))}
-    assert len(record["rw_mounts"]) == 5, record["rw_mounts"]
+    assert len(record["rw_mounts"]) == 5 + len(devices), record["rw_mounts"]
     assert set(record["dev"]) <= {"fd", "full", "null", "random", "shm", "stderr", "stdin",
                                   "stdout", "tty", "urandom", "zero"}, record["dev"]
     assert record["dev_write"] != "ok"

@@ -34,7 +34,9 @@ open("marker.txt", "wb").write(_marker)
 
 PROBE = READABLE_MEMORY + '''
 import json, os, re, socket, sys
-seen = {"pid": os.getpid(), "modules_before_import": "numpy" in sys.modules}
+seen = {"pid": os.getpid(), "modules_before_import": "numpy" in sys.modules,
+        # started cold, the kernel is bubblewrap's command (pid 1 too: --as-pid-1)
+        "cold_launch": b"launch_new_instance" in open("/proc/self/cmdline", "rb").read()}
 pattern = re.compile(rb"MARK" rb"ER-[0-9a-f]{32}")
 found = 0
 for chunk in readable_memory():
@@ -135,6 +137,7 @@ def test_every_student_keeps_full_marks(graded):
 def test_the_kernel_is_warm_and_alone_in_its_pid_namespace(graded):
     seen = _probe(graded)
     assert seen["pid"] == 1 and seen["modules_before_import"] is True, seen
+    assert seen["cold_launch"] is False, seen
     assert len(seen["pids"]) <= 3, seen["pids"]  # itself (and a child ipykernel may start)
 
 
@@ -184,7 +187,7 @@ def test_warm_kernels_off_starts_them_cold(monkeypatch, off_in):
     [outcome] = batch.grade(A1, root, jobs=1, progress=lambda *a, **k: None)
     assert outcome.score == FULL, outcome
     seen = json.loads((root / "autograded" / "probe" / A1 / "probe.json").read_text())
-    assert seen["pid"] != 1 and seen["modules_before_import"] is False, seen
+    assert seen["cold_launch"] is True and seen["modules_before_import"] is False, seen
     assert not _template_pids(root), "a template was left running"
 
 

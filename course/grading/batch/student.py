@@ -18,7 +18,7 @@ from course.grading.logs import output_to, run_log, student_log
 from course.grading.nbgrader_hooks import runs
 from course.grading.nbgrader_hooks.notebook_io import unchecked_io
 from course.grading.outcome import BATCH_WIDE, Fault, Outcome, Status, settled
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, WORKER
+from course.grading.sandbox.template import WORKER, fork_from
 from course.grading.gradebook.engines import share_engines
 from course.grading.gradebook.opening import connections_kept, open_cheaply
 from course.grading.gradebook.shared import prepare
@@ -136,10 +136,7 @@ def _use_template(root: Path, wait: bool = True) -> None:
         address = WORKER.ensure()
     else:
         WORKER.stop()  # begun early (``template.begin_early``), before the settings said no
-    if address:
-        os.environ[COURSE_TEMPLATE_SOCKET] = address
-    else:
-        os.environ.pop(COURSE_TEMPLATE_SOCKET, None)
+    fork_from(address)
 
 
 def _grade(api, root: Path, assignment: str, student: str) -> Outcome:

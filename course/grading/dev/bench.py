@@ -153,7 +153,7 @@ def _judge_cost(runs: int, nb, tests, tree_cpu) -> dict[str, tuple[float, float]
     from course.grading.judge.core import Judge
     from course.grading.judge.sandbox import JudgeSandbox
     from course.grading.judge.kernel_link import Link
-    from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Template
+    from course.grading.sandbox.template import Template, fork_from
 
     folder = Path(tempfile.mkdtemp(prefix="bench-judge-"))
     # Over IPC, as graded kernels are: over TCP ipykernel warns on the terminal.
@@ -174,8 +174,7 @@ def _judge_cost(runs: int, nb, tests, tree_cpu) -> dict[str, tuple[float, float]
                 kc.execute_interactive(cell.source, timeout=60, output_hook=lambda msg: None)
         for _ in range(runs):
             for name in found:
-                if "forked" in name:
-                    os.environ[COURSE_TEMPLATE_SOCKET] = address
+                fork_from(address if "forked" in name else None)
                 link = Link(km, timeout=30, interrupt=km.interrupt_kernel,
                             restart=lambda: km.restart_kernel(now=True), alive=km.is_alive)
                 cpu = tree_cpu()
@@ -188,7 +187,7 @@ def _judge_cost(runs: int, nb, tests, tree_cpu) -> dict[str, tuple[float, float]
                     judge.close()
                 found[name].append((time.perf_counter() - started, tree_cpu() - cpu))
                 link.close()
-                os.environ.pop(COURSE_TEMPLATE_SOCKET, None)
+                fork_from(None)
     finally:
         template.stop()
         kc.stop_channels()

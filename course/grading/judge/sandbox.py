@@ -39,7 +39,7 @@ from course.grading.judge.core import HIDDEN_BEGIN
 
 from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.judge.kernel_link import KernelGone
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, WORKER
+from course.grading.sandbox.template import WORKER, forks_from
 
 MEMORY_BYTES = 3 * 1024 ** 3
 FILE_BYTES = 16 * 1024 ** 2
@@ -231,7 +231,7 @@ class JudgeSandbox:
 
     def _start(self) -> None:
         self._errors = tempfile.TemporaryFile()
-        template = os.environ.get(COURSE_TEMPLATE_SOCKET)
+        template = forks_from()
         if self.sandboxed and template:
             from course.grading.judge import forked  # the worker's warm template forks it
 
@@ -321,39 +321,37 @@ def judge_environment() -> dict:
     return sandbox_environment()
 
 
-def judge_argv(workdir: Path) -> list[str]:
-    """The bubblewrap command line for a judge of ``workdir`` (its descriptors are open and
-    inheritable: ``launch`` execs bwrap in the same process).
+def judge_spec(workdir: Path):
+    """The judge's sandbox, once for both paths (``sandbox.spec``): an empty, read-only root
+    holding only the system folders, the interpreter, ``.venv/``, ``course/``, a sized ``/tmp``,
+    a minimal ``/dev`` and a read-only copy of the submission (its notebooks empty)."""
+    from course.grading.sandbox import spec
 
-    The root is an empty tmpfs: only what is bound here exists inside.
-    """
-    argv = ["bwrap", "--dev", "/dev", "--proc", "/proc",
-            "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
+    links, binds = [], {}
     for folder in map(Path, SYSTEM_FOLDERS):
         if folder.is_symlink():
-            argv += ["--symlink", os.readlink(folder), str(folder)]
+            links.append(spec.Symlink(os.readlink(folder), folder))
         elif folder.is_dir():
-            argv += ["--ro-bind", str(folder), str(folder)]
-    argv += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
-    for folder in sandbox_kernel.kept_folders():
-        argv += ["--ro-bind-fd", sandbox_kernel._fd(folder, os.O_PATH | os.O_DIRECTORY),
-                 str(folder)]
-    argv += ["--size", str(sandbox_kernel.WORKSPACE_BYTES), "--perms", "0755",
-             "--tmpfs", str(workdir)]
-    # A device is no file in this sandbox: a notebook reads as an empty copy of /dev/null.
-    empty = ("--perms", "0444", "--file", sandbox_kernel._fd(Path(os.devnull)))
-    argv += sandbox_kernel.workspace_argv(workdir, workdir, empty=empty)
-    argv += ["--remount-ro", str(workdir), "--remount-ro", "/",
-             "--chdir", str(workdir),
-             "--unshare-user", "--disable-userns",
-             "--uid", str(sandbox_kernel.SANDBOX_UID), "--gid", str(sandbox_kernel.SANDBOX_GID),
-             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-             "--unshare-cgroup-try", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
-             "--clearenv"]
-    for name, value in judge_environment().items():
-        argv += ["--setenv", name, value]
-    argv += [sys.executable, "-I", "-c", LAUNCH]
-    return argv
+            binds[folder] = spec.Bind(folder, folder)
+    if Path("/etc/ld.so.cache").is_file():
+        binds[Path("/etc/ld.so.cache")] = spec.Bind(Path("/etc/ld.so.cache"),
+                                                    Path("/etc/ld.so.cache"))
+    binds.update((folder, spec.Bind(folder, folder)) for folder in sandbox_kernel.kept_folders())
+    # /tmp first: a checkout in /tmp keeps its .venv and course/ bound after it.
+    mounts = [spec.Tmpfs(Path("/tmp"), TMP_BYTES, 0o1777, writable=True), *links,
+              *(binds[folder] for folder in sorted(binds)),  # a folder before what lies in it
+              *spec.dev(sandbox_kernel.TMP_BYTES), spec.Proc(),
+              spec.Workspace(workdir, sandbox_kernel.WORKSPACE_BYTES, 0o444, writable=False)]
+    return spec.Spec("empty", tuple(mounts), workdir, judge_environment(),
+                     (MEMORY_BYTES, FILE_BYTES, PROCESSES), cgroup_namespace=True)
+
+
+def judge_argv(workdir: Path) -> list[str]:
+    """The bubblewrap command line for a judge of ``workdir`` (its descriptors are open and
+    inheritable: ``launch`` execs bwrap in the same process)."""
+    from course.grading.sandbox.spec import bwrap_options
+
+    return ["bwrap", *bwrap_options(judge_spec(workdir)), sys.executable, "-I", "-c", LAUNCH]
 
 
 def launch() -> None:

@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 
 from course.grading.sandbox.environment import sandbox_environment
+from course.grading.sandbox.spec import SANDBOX_GID, SANDBOX_UID, fd  # noqa: F401 (who it is inside)
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[3]  # the repository holding course/ and .venv/
 MEMORY_BYTES = 3 * 1024 ** 3
@@ -37,7 +38,6 @@ PROCESSES = 512
 WORKSPACE_BYTES = 128 * 1024 ** 2   # the submission's writable folder: its quota
 TMP_BYTES = 64 * 1024 ** 2          # /tmp and /dev/shm
 HIDDEN_BYTES = 64 * 1024            # the empty, read-only folders that hide the course roots
-SANDBOX_UID = SANDBOX_GID = 65534   # nobody / nogroup: who the kernel is inside its sandbox
 OUTSIDE_BASE = 2_000_000_000        # + the kernel's pid: who it is on the host when root grades
 # Where other people's and services' files live: every user's home (a TA's clone, another
 # course), service data (PostgreSQL's, mail, spools, backups), mounts, and services' sockets
@@ -120,14 +120,6 @@ def build_font_cache() -> None:
         import matplotlib.font_manager  # noqa: F401  (importing it writes the list)
 
 
-def _fd(path: Path, flags: int = os.O_RDONLY) -> str:
-    """An inheritable descriptor for ``path`` (opened by the grader, so the unprivileged
-    bwrap needs no right to walk there), as bwrap wants it: a decimal string."""
-    fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC)
-    os.set_inheritable(fd, True)
-    return str(fd)
-
-
 def workspace_argv(source: Path, dest: Path, depth: int = 0,
                    empty: tuple[str, ...] = ("--ro-bind", "/dev/null")) -> list[str]:
     """bwrap options copying the regular files and folders of ``source`` into ``dest``.
@@ -143,7 +135,7 @@ def workspace_argv(source: Path, dest: Path, depth: int = 0,
         if depth == 0 and entry.name.endswith(".ipynb") and stat.S_ISREG(mode):
             argv += [*empty, str(target)]
         elif stat.S_ISREG(mode):
-            argv += ["--perms", "0644", "--file", _fd(Path(entry.path)), str(target)]
+            argv += ["--perms", "0644", "--file", fd(Path(entry.path)), str(target)]
         elif stat.S_ISDIR(mode) and depth < 8:
             argv += ["--dir", str(target)] + workspace_argv(Path(entry.path), target, depth + 1,
                                                              empty)
@@ -161,44 +153,40 @@ def kept_folders() -> list[Path]:
                    PACKAGE_ROOT / "course"})
 
 
+def kernel_spec(connection_file: str, workdir: Path):
+    """The kernel's sandbox, once for both paths (``spec``): the host's root read-only, a
+    minimal ``/dev``, sized ``/tmp``, the CPUs of ``/sys``, the course roots, homes, service
+    data and other kernels' runtime folders covered (the interpreter, ``.venv/`` and ``course/``
+    bound back), its runtime folder read-only but for its sockets, the submission copied (its
+    notebooks empty and unreadable) and the grader's matplotlib font list."""
+    from course.grading.sandbox import spec
+    from course.grading.sandbox.runtime import SOCKETS
+    from course.grading.settings import CourseSettings
+
+    runtime = Path(connection_file).resolve().parent
+    hidden = hidden_roots() + [runtime.parent]  # other kernels' runtime folders live beside ours
+    mounts = [*spec.dev(TMP_BYTES), spec.Proc(),
+              spec.Tmpfs(Path("/tmp"), TMP_BYTES, 0o1777, writable=True),
+              spec.Tmpfs(Path("/sys"), HIDDEN_BYTES),
+              *(spec.Bind(folder, folder) for folder in sys_kept()),
+              *(spec.Tmpfs(folder, HIDDEN_BYTES) for folder in sorted(hidden)),
+              *(spec.Bind(folder, folder) for folder in kept_folders()),
+              spec.Bind(runtime, runtime),
+              spec.Bind(runtime / SOCKETS, runtime / SOCKETS, writable=True),
+              spec.Workspace(workdir, WORKSPACE_BYTES, 0o000, writable=True),
+              *(spec.Copy(cache, Path("/tmp/.cache/matplotlib") / cache.name)
+                for cache in font_caches())]
+    return spec.Spec("host", tuple(mounts), workdir, sandbox_environment(),
+                     (MEMORY_BYTES, FILE_BYTES, CourseSettings().kernel_processes))
+
+
 def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
     """The bubblewrap command line that runs ipykernel for ``workdir``."""
-    keep = kept_folders()
-    connection = Path(connection_file).resolve()
-    runtime = connection.parent
-    argv = ["bwrap", "--ro-bind", "/", "/",
-            "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/dev/shm",
-            "--remount-ro", "/dev", "--proc", "/proc",
-            "--size", str(TMP_BYTES), "--tmpfs", "/tmp",
-            "--size", str(HIDDEN_BYTES), "--tmpfs", "/sys"]
-    for folder in sys_kept():
-        argv += ["--ro-bind", str(folder), str(folder)]
-    hidden = hidden_roots() + [runtime.parent]  # other kernels' runtime folders live beside ours
-    for folder in hidden:
-        argv += ["--size", str(HIDDEN_BYTES), "--tmpfs", str(folder)]
-    for folder in keep:
-        argv += ["--ro-bind-fd", _fd(folder, os.O_PATH | os.O_DIRECTORY), str(folder)]
-    from course.grading.sandbox.runtime import SOCKETS
+    from course.grading.sandbox.spec import bwrap_options
 
-    sockets = runtime / SOCKETS  # the kernel's; the runtime folder is the grader's (read-only)
-    argv += ["--ro-bind-fd", _fd(runtime, os.O_PATH | os.O_DIRECTORY), str(runtime),
-             "--bind-fd", _fd(sockets, os.O_PATH | os.O_DIRECTORY), str(sockets)]
-    argv += ["--size", str(WORKSPACE_BYTES), "--perms", "0755", "--tmpfs", str(workdir)]
-    argv += workspace_argv(workdir, workdir)
-    for cache in font_caches():
-        argv += ["--perms", "0755", "--dir", "/tmp/.cache",
-                 "--perms", "0755", "--dir", "/tmp/.cache/matplotlib",
-                 "--ro-bind-data", _fd(cache), f"/tmp/.cache/matplotlib/{cache.name}"]
-    for folder in [*hidden, Path("/sys")]:
-        argv += ["--remount-ro", str(folder)]
-    argv += ["--chdir", str(workdir),
-             "--unshare-user", "--disable-userns", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID),
-             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-             "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv"]
-    for name, value in sandbox_environment().items():
-        argv += ["--setenv", name, value]
-    argv += [sys.executable, "-c", LAUNCH, "-f", str(connection), *OPTIONS]
-    return argv
+    connection = Path(connection_file).resolve()
+    return ["bwrap", *bwrap_options(kernel_spec(connection_file, workdir)),
+            sys.executable, "-c", LAUNCH, "-f", str(connection), *OPTIONS]
 
 
 def closed_above(path: Path) -> Path | None:
@@ -235,11 +223,11 @@ def open_the_way(folders: list[Path]) -> None:
         fds = {folder: os.open(folder, os.O_PATH | os.O_DIRECTORY) for folder in keep}
         call(libc.mount(b"tmpfs", str(blocker).encode(), b"tmpfs", 0x2 | 0x4,  # nosuid, nodev
                         f"size={HIDDEN_BYTES},mode=0755".encode()), f"mount tmpfs on {blocker}")
-        for folder, fd in fds.items():
+        for folder, opened in fds.items():
             folder.mkdir(parents=True, exist_ok=True)
-            call(libc.mount(f"/proc/self/fd/{fd}".encode(), str(folder).encode(), None,
+            call(libc.mount(f"/proc/self/fd/{opened}".encode(), str(folder).encode(), None,
                             0x1000 | 0x4000, None), f"bind {folder}")  # MS_BIND | MS_REC
-            os.close(fd)
+            os.close(opened)
 
 
 def limit_resources(memory: int = MEMORY_BYTES, file: int = FILE_BYTES,
@@ -312,7 +300,9 @@ def status_line() -> str | None:
                     f"{limits.memory_bytes // 1024 ** 2} MiB, {limits.processes} processes)"
                     f"{warm}")
         return f"{line}; {why}"
-    return None
+    from course.grading.sandbox import cgroups
+
+    return cgroups.status()  # not root: said once, so no TA takes the rlimits for a cgroup
 
 
 def main(argv: list[str]) -> None:

@@ -31,7 +31,7 @@ from jupyter_client.provisioning import LocalProvisioner
 
 from course.grading.sandbox import runtime as runtime_folder
 from course.grading.sandbox.bring_back import copy_back
-from course.grading.sandbox.template import COURSE_TEMPLATE_SOCKET, Forked, start_kernel
+from course.grading.sandbox.template import Forked, forks_from, start_kernel
 from course.grading.settings import CourseSettings
 from course.grading.submissions import open_below
 
@@ -88,7 +88,7 @@ class SandboxProvisioner(LocalProvisioner):
         course's own launcher: the kernel forked from the template, with no launcher process
         between (``template.start_kernel``); else None (``cmd`` runs, and the launcher starts
         the kernel cold in bubblewrap)."""
-        address = os.environ.get(COURSE_TEMPLATE_SOCKET)
+        address = forks_from()
         if not address or cmd[1:3] != ["-m", LAUNCHER] or len(cmd) != 4:
             return None
         forked, why = start_kernel(address, self.parent.connection_file, self.workdir,

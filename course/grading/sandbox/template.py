@@ -31,13 +31,11 @@ import threading
 from pathlib import Path
 
 SOCKET_NAME = "template.sock"
-# Set by a worker for its kernels' launchers (not a setting: no one else sets it).
-COURSE_TEMPLATE_SOCKET = "COURSE_TEMPLATE_SOCKET"
 READY = "template ready"
 STDERR_BYTES = 1024 ** 2  # what one kernel may write into the run log
 # What no kernel may see, so no launcher sends it: the kernel is a fork of what the template
 # received for it, so a value it was only told to drop would stay in its memory.
-NOT_FOR_KERNELS = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL", COURSE_TEMPLATE_SOCKET)
+NOT_FOR_KERNELS = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL")
 # What each graded kernel and the course's notebooks import: loaded once, here.
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
                 "course.grading.sandbox.kernel_app",
@@ -399,6 +397,21 @@ def _ended(pidfd: int, wait: float = 0) -> bool:
 
 
 WORKER = Template()  # this grading worker's own
+_forks_from: str | None = None
+
+
+def fork_from(address: str | None) -> None:
+    """Have this process's kernels and judges forked from the warm template listening at
+    ``address`` (``Template.ensure``); None: started cold, in bubblewrap. Set by the grading
+    worker (``batch.student``), read by its kernel provisioner and judges in the same process:
+    an argument, not an environment variable a child could inherit."""
+    global _forks_from
+    _forks_from = address
+
+
+def forks_from() -> str | None:
+    """The template this process's kernels and judges are forked from (``fork_from``), or None."""
+    return _forks_from
 
 
 def begin_early(root: Path) -> None:

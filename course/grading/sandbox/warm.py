@@ -1,13 +1,11 @@
 """A student's kernel forked from the warm template (``template.py``), in a sandbox of its own.
 
 The fork (``start``, run as root in the template's child) builds, before a byte of
-the student's is read, what ``kernel.bwrap_argv`` asks bubblewrap for: a cgroup and a host uid
-of this kernel's own; new mount, network (loopback only), IPC, UTS and pid namespaces; the file
-system read-only, with the course roots, the exchange, homes and service data covered by empty
-tmpfs (the interpreter, ``.venv/`` and ``course/`` bound back), the submission *copied* into a
-sized tmpfs at its path (its notebooks empty), a sized ``/tmp`` and ``/dev/shm``, a minimal
-``/dev``, its own ``/proc`` and a ``/sys`` showing only the CPUs; the rlimits; its environment
-replaced by the sandbox's allow-list (``environment``). Then the kernel (pid 1 of its pid
+the student's is read, the sandbox ``kernel.kernel_spec`` declares (the one ``kernel.bwrap_argv``
+asks bubblewrap for, from the same ``spec.Spec``): a cgroup and a host uid of this kernel's own;
+new mount, network (loopback only), IPC, UTS and pid namespaces; the spec's mounts (``build``),
+the rest read-only, nosuid and nodev; the spec's rlimits; its environment replaced by the
+sandbox's allow-list (``environment``). Then the kernel (pid 1 of its pid
 namespace, so all it starts dies with it) becomes its uid, joins a new, empty session keyring,
 enters a user namespace of its own as nobody that may make no further one, drops every
 capability, sets no-new-privileges, and runs ipykernel in the interpreter the template warmed up.
@@ -15,8 +13,8 @@ capability, sets no-new-privileges, and runs ipykernel in the interpreter the te
 Its parent, the *keeper*, stays outside the pid namespace as that uid: it tells the grader the
 kernel's host pid and exits with the kernel's status. Both die when the template dies.
 
-A judge of test cells is forked the same way, into the stricter sandbox ``judge.forked``
-builds (the one ``judge.sandbox`` asks bubblewrap for): ``start`` keeps either.
+A judge of test cells is forked the same way, into the stricter sandbox of
+``judge.sandbox.judge_spec`` (``judge.forked.Judge``): ``start`` keeps either.
 """
 import json
 import os
@@ -26,11 +24,10 @@ import traceback
 from pathlib import Path
 
 from course.grading.sandbox import cgroups, environment, kernel, namespaces as ns
-from course.grading.sandbox.runtime import SOCKETS, hand_over
+from course.grading.sandbox import spec as sandbox_spec
+from course.grading.sandbox.runtime import hand_over
 from course.grading.sandbox.template import NOT_FOR_KERNELS
 from course.grading.settings import CourseSettings
-
-DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 
 
 def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None:
@@ -54,12 +51,13 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         sandbox = Sandbox(request)  # its settings come from the environment set above
         uid, gid = sandbox.ids()
         ns.unshare(ns.CLONE_NEWNS | ns.CLONE_NEWNET | ns.CLONE_NEWIPC | ns.CLONE_NEWUTS
-                   | ns.CLONE_NEWPID | sandbox.namespaces)
+                   | ns.CLONE_NEWPID | (ns.CLONE_NEWCGROUP if sandbox.spec.cgroup_namespace else 0))
         sandbox.build(uid, gid)
         ns.loopback_up()
         sandbox.limit()
         os.environ.clear()  # the sandbox's allow-list, whatever the request held besides
         os.environ.update({k: v for k, v in request["env"].items() if environment.allowed(k)})
+        os.environ["PWD"] = str(sandbox.spec.workdir)  # as bwrap's --chdir sets it
         read_end, write_end = os.pipe()  # the inner process sees EOF here if its keeper is gone
         pid = os.fork()
         if pid == 0:
@@ -89,15 +87,14 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
 
 
 class Kernel:
-    """What ``start`` builds for a student's kernel: a cgroup and a host uid of its own, the view
-    of ``kernel.bwrap_argv``, the kernel's rlimits, and ipykernel."""
-
-    namespaces = 0  # beyond those every sandbox of the template gets
+    """What ``start`` builds for a student's kernel: a cgroup and a host uid of its own, the
+    sandbox of ``kernel.kernel_spec``, and ipykernel."""
 
     def __init__(self, request: dict):
         self.connection = Path(request["connection_file"])
         self.workdir, self.runtime = Path(request["cwd"]), self.connection.parent
         self.settings = CourseSettings()
+        self.spec = kernel.kernel_spec(str(self.connection), self.workdir)
 
     def ids(self) -> tuple[int, int]:
         """Its cgroup joined, its host uid claimed, its connection file and sockets folder
@@ -111,10 +108,10 @@ class Kernel:
         return uid, gid
 
     def build(self, uid: int, gid: int) -> None:
-        build_file_system(self.workdir, self.runtime, uid, gid)
+        build(self.spec, uid, gid)
 
     def limit(self) -> None:
-        kernel.limit_resources(processes=self.settings.kernel_processes)
+        kernel.limit_resources(*self.spec.limits)
 
     def run(self) -> None:
         sys.argv = [sys.executable, "-f", str(self.connection), *kernel.OPTIONS]  # as if cold
@@ -134,64 +131,90 @@ def _close_all_but(keep: set[int]) -> None:
                 pass
 
 
-def build_file_system(workdir: Path, runtime: Path, uid: int, gid: int) -> None:
-    """In this process's new mount namespace (as root): the view of ``kernel.bwrap_argv``
-    (``runtime``: the kernel's runtime folder, read-only but for its sockets folder)."""
+def build(spec: "sandbox_spec.Spec", uid: int, gid: int) -> None:
+    """In this process's new mount namespace (as root): the mounts of ``spec``, as
+    ``spec.bwrap_options`` asks bubblewrap for them (``/proc`` is mounted by ``_inner``, in the
+    pid namespace). Every source is opened before anything is covered."""
     ns.mount(None, "/", None, ns.MS_REC | ns.MS_PRIVATE)
-    keep = {folder: os.open(folder, os.O_PATH | os.O_DIRECTORY) for folder in kernel.kept_folders()}
-    devices = {name: os.open(f"/dev/{name}", os.O_PATH) for name in DEVICES}
-    sockets = runtime / SOCKETS
-    runtime_fd = os.open(runtime, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW)
-    sockets_fd = os.open(sockets, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW)
-    source = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-    system = {folder: os.open(folder, os.O_PATH | os.O_DIRECTORY) for folder in kernel.sys_kept()}
-    hidden = kernel.hidden_roots() + [runtime.parent]
-    _tmpfs("/tmp", kernel.TMP_BYTES, 0o1777)
-    _tmpfs("/sys", kernel.HIDDEN_BYTES, 0o755)
-    for folder, fd in system.items():
-        _bind(fd, folder)
-    _dev(devices)
-    for folder in sorted(hidden):
-        folder.mkdir(parents=True, exist_ok=True)
-        _tmpfs(str(folder), kernel.HIDDEN_BYTES, 0o755)
-    for folder, fd in keep.items():
-        _bind(fd, folder)
-    _bind(runtime_fd, runtime)
-    _bind(sockets_fd, sockets)
-    workdir.mkdir(parents=True, exist_ok=True)
-    _tmpfs(str(workdir), kernel.WORKSPACE_BYTES, 0o755)
-    os.chown(workdir, uid, gid)
-    copy_workspace(source, workdir, uid, gid)
-    for fd in (*keep.values(), *devices.values(), *system.values(), runtime_fd, sockets_fd,
-               source):
-        os.close(fd)
-    ns.set_mount_attributes("/", set_=ns.MOUNT_ATTR_RDONLY | ns.MOUNT_ATTR_NOSUID, recursive=True)
-    for writable in ("/tmp", "/dev/shm", str(sockets), str(workdir)):
-        ns.set_mount_attributes(writable, clear=ns.MOUNT_ATTR_RDONLY)
+    opened = {}
+    for mount in spec.mounts:
+        if isinstance(mount, sandbox_spec.Bind):
+            opened[mount] = os.open(mount.source, os.O_PATH | os.O_NOFOLLOW)
+        elif isinstance(mount, sandbox_spec.Copy):
+            opened[mount] = os.open(mount.source, os.O_RDONLY | os.O_NOFOLLOW)
+        elif isinstance(mount, sandbox_spec.Workspace):
+            opened[mount] = os.open(mount.target, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    root = ""
+    if spec.root == "empty":  # put together under the host's /tmp, covered here only
+        tmpfs("/tmp", kernel.HIDDEN_BYTES, 0o755)
+        root = "/tmp/root"
+        os.mkdir(root)
+        ns.mount("tmpfs", root, "tmpfs", ns.MS_NOSUID | ns.MS_NODEV, "mode=755")
+    for mount in spec.mounts:
+        at = Path(root + str(mount.target))
+        if isinstance(mount, sandbox_spec.Tmpfs):
+            at.mkdir(parents=True, exist_ok=True)
+            tmpfs(str(at), mount.size, mount.mode)
+        elif isinstance(mount, sandbox_spec.Bind):
+            bind(opened[mount], at)
+        elif isinstance(mount, sandbox_spec.Symlink):
+            at.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(mount.text, at)
+        elif isinstance(mount, sandbox_spec.Copy):
+            copy_file(opened[mount], at, mount.mode)
+        elif isinstance(mount, sandbox_spec.Workspace):
+            at.mkdir(parents=True, exist_ok=True)
+            tmpfs(str(at), mount.size, 0o755)
+            os.chown(at, uid, gid)
+            copy_workspace(opened[mount], at, uid, gid, notebook_mode=mount.notebook_mode)
+        elif isinstance(mount, sandbox_spec.Proc):
+            at.mkdir(parents=True, exist_ok=True)
+    for descriptor in opened.values():
+        os.close(descriptor)
+    if root:
+        os.chdir(root)
+        ns.pivot_root_here()
+    ns.set_mount_attributes("/", set_=ns.MOUNT_ATTR_RDONLY | ns.MOUNT_ATTR_NOSUID
+                            | ns.MOUNT_ATTR_NODEV, recursive=True)
+    for mount in spec.mounts:
+        if isinstance(mount, sandbox_spec.Bind) and mount.device:
+            ns.set_mount_attributes(str(mount.target), clear=ns.MOUNT_ATTR_NODEV)
+        if getattr(mount, "writable", False):
+            ns.set_mount_attributes(str(mount.target), clear=ns.MOUNT_ATTR_RDONLY)
 
 
-def _tmpfs(target: str, size: int, mode: int, flags: int = ns.MS_NOSUID | ns.MS_NODEV) -> None:
-    ns.mount("tmpfs", target, "tmpfs", flags, f"size={size},mode={mode:o}")
+def copy_file(source: int, target: Path, mode: int) -> None:
+    """A read-only copy of the file open as ``source`` at ``target``, as bubblewrap's
+    ``--ro-bind-data`` makes one: written into a tmpfs of its own (staged beside the target,
+    then detached), bound at ``target``."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.touch()
+    stage = target.parent / f".{target.name}.stage"
+    stage.mkdir()
+    ns.mount("tmpfs", str(stage), "tmpfs", ns.MS_NOSUID | ns.MS_NODEV, "mode=755")
+    staged = stage / target.name
+    with os.fdopen(os.dup(source), "rb") as fin, open(staged, "wb") as fout:
+        while chunk := fin.read(1 << 20):
+            fout.write(chunk)
+    os.chmod(staged, mode)
+    ns.mount(str(staged), str(target), None, ns.MS_BIND)
+    ns.umount(str(stage))
+    stage.rmdir()
 
 
-def _bind(fd: int, target: Path) -> None:
-    target.mkdir(parents=True, exist_ok=True)
+def tmpfs(target: str, size: int, mode: int) -> None:
+    """An empty tmpfs (nosuid, nodev) of ``size`` bytes at ``target``."""
+    ns.mount("tmpfs", target, "tmpfs", ns.MS_NOSUID | ns.MS_NODEV, f"size={size},mode={mode:o}")
+
+
+def bind(fd: int, target: Path) -> None:
+    """The folder or file open as ``fd`` shown at ``target`` (made if missing)."""
+    if stat.S_ISDIR(os.fstat(fd).st_mode):
+        target.mkdir(parents=True, exist_ok=True)
+    elif not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.touch()
     ns.mount(f"/proc/self/fd/{fd}", str(target), None, ns.MS_BIND | ns.MS_REC)
-
-
-def _dev(devices: dict[str, int], root: str = "") -> None:
-    """A minimal ``/dev`` (under ``root``, a new root being built): the harmless devices, the
-    standard links and a sized ``/dev/shm``."""
-    dev = f"{root}/dev"
-    _tmpfs(dev, 1024 ** 2, 0o755, ns.MS_NOSUID)
-    for name, fd in devices.items():
-        open(f"{dev}/{name}", "w").close()
-        ns.mount(f"/proc/self/fd/{fd}", f"{dev}/{name}", None, ns.MS_BIND)
-    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
-                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
-        os.symlink(target, f"{dev}/{name}")
-    os.mkdir(f"{dev}/shm")
-    _tmpfs(f"{dev}/shm", kernel.TMP_BYTES, 0o1777)
 
 
 def copy_workspace(src: int, dest: Path, uid: int, gid: int, depth: int = 0,
