@@ -60,9 +60,11 @@ demo: install
 test: install
 	$(PY) -m pytest grader_tests
 
-## The fast tier, for everyday work: every test but whole-class gradings and the browser
-## (marked `slow` in grader_tests/conftest.py): about 3.2 minutes of CPU on this 2-core machine.
+## The fast tier, for everyday work: the layering (pyproject.toml's import-linter contracts),
+## then every test but whole-class gradings, the Dask cluster, the browser and the megabyte
+## scans (marked `slow` in grader_tests/conftest.py). A test that cannot be quick goes there.
 check: install
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -m "not slow" grader_tests
 
 ## Regenerate every release/ notebook from source/ (instructors, after editing source/).

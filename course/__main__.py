@@ -114,10 +114,10 @@ def _gradebook_and_course(root: Path) -> tuple[str, str]:
     except (OSError, UnicodeDecodeError):
         own = True
     if own:
-        from course.grading.intake.handed_in import course_id, db_url
+        from course.grading.course_dir import course_id, db_url
 
         return db_url(root), course_id(root)
-    from course.grading.config import COURSE_ID
+    from course.grading.course_dir import COURSE_ID
     from course.grading.settings import CourseSettings
 
     return CourseSettings(root=str(root)).resolved_gradebook_url(), COURSE_ID
@@ -220,7 +220,7 @@ def _after_the_first_student(root: Path, assignment: str, ahead: list) -> list:
         ahead.append(Ahead(root, assignment, submitted_students(root, assignment)))
 
     def settings():
-        from course.grading.cycle import after_grading
+        from course.grading.exports.outcomes import after_grading
 
         after_grading(root)
 
@@ -344,7 +344,7 @@ def export_again(args) -> int:
     from course.grading.exports.gradebook_csv import table
     from course.grading.feedback.not_graded import rewrite_held_feedback, write_not_graded_pages
     from course.grading.gradebook.record import recorded
-    from course.grading.intake.handed_in import db_url
+    from course.grading.course_dir import db_url
 
     root, assignment = args.course.resolve(), args.assignment
     if not _graded_anywhere(root, assignment):
@@ -371,7 +371,7 @@ def _graded_anywhere(root: Path, assignment: str) -> bool:
     several TAs, perhaps) has an outcome of it. A missing SQLite gradebook is not created."""
     if any((root / "autograded").glob(f"*/{assignment}")):
         return True
-    from course.grading.intake.handed_in import db_url
+    from course.grading.course_dir import db_url
 
     url = db_url(root)
     if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():

@@ -25,10 +25,14 @@ SLOW_MODULES = {  # every test of these modules grades a class
     "test_manual_pending", "test_postgres_gradebook", "test_sandbox_attacks",
     "test_student_isolation", "test_ta_output",
     "test_student_wheel",  # a fresh venv, pip install ./student, every release notebook run
+    "test_cluster",  # a Dask scheduler and workers over TLS, a class graded on them
+    "test_finisher",  # report_class's graded class, or `python -m course grade` itself
 }
 # A test that asks for one of these fixtures (each grades a class) is slow too. Single tests
 # elsewhere carry ``@pytest.mark.slow`` themselves (``proofs.GradingProofs``' real runs, one
-# real autograde in test_grading_mode and test_blind_implementations, the release rebuilt).
+# real autograde in test_grading_mode and test_blind_implementations, the release rebuilt, a
+# batch run past its budget in test_root_path_ops, the linear-time checks of test_linear_parsing
+# that read megabytes of student text many times over).
 SLOW_FIXTURES = {"real_run", "real_scores", "graded"}
 
 

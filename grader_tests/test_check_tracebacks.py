@@ -70,7 +70,7 @@ def test_course_check_says_a_stub_is_not_written_yet():
 
 def test_a_stubs_case_reads_the_same_in_feedback_and_course_check():
     from course.grading.feedback.summary import _case
-    from course.grading.report.failures import Failure
+    from course.grading.failures import Failure
     message = failed_case.message("pack(HANDBOOK, 200)", failed_case.raised("NotImplementedError", ""))
     found = failed_case.parse(message)
     cell = nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output(

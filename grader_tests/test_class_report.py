@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from course.grading.batch.attempts import attempts
+from course.grading.attempts import attempts
 from course.grading.exports.canvas import IDENTITY, read_roster, write_canvas_csv
 from course.grading.course_dir import notebooks
 from course.grading.feedback.summary import MARK
@@ -199,7 +199,7 @@ def test_canvas_csv_imports_as_it_is(graded, tmp_path, capsys):
 
 
 def test_attempts_read_back_the_latest_run_only(tmp_path):
-    from course.grading.batch.attempts import record
+    from course.grading.attempts import record
     from course.grading.logs import student_log
 
     record(tmp_path, A1, "ada", 0, 0.0, "the kernel died (sys.exit/os._exit or a crash)")

@@ -3,7 +3,7 @@
 import nbformat
 import pytest
 
-from course.grading.report.failures import notebook_failures
+from course.grading.failures import notebook_failures
 from course.lessons import checks
 from course.lessons._kit import failed_case as failed
 from course.lessons._kit.failed_case import FailedCase, message, parse

@@ -10,7 +10,7 @@ from course.grading.feedback.not_graded import write_not_graded_pages
 from course.grading.feedback.summary import HELD, summary_html
 from course.grading.feedback.task_lists import boxes_as_text
 from course.grading.outcome import Outcome, Status
-from course.grading.report.failures import task_headings
+from course.grading.failures import task_headings
 from course.lessons._kit import failed_case
 
 

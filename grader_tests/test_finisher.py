@@ -12,7 +12,7 @@ import pytest
 from course.grading.batch.finisher import Finisher
 from course.grading.batch.workers import _context
 from course.grading.course_dir import BIN
-from course.grading.cycle import export_outcomes
+from course.grading.exports.outcomes import export_outcomes
 from course.grading.intake.handed_in import submitted_students
 from harness import scratch_course, submission
 from report_class import A1, NAME, graded_class
@@ -88,7 +88,7 @@ def test_the_finisher_reads_the_gradebook_once_while_the_class_is_graded(tmp_pat
     gradebook it cannot read then is left for the export to meet and report."""
     from course.grading.batch.finisher import _read_once
     from course.grading.gradebook import opening
-    from course.grading.intake.handed_in import db_url
+    from course.grading.course_dir import db_url
 
     root, _ = graded_class()
     opened = lambda: {key for key in opening._READY if key[0] == db_url(root)}

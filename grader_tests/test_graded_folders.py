@@ -23,7 +23,7 @@ from course.grading.course_dir import ROOT, tool_env
 from course.grading.exports.gradebook_csv import write_csv
 from course.grading.outcome import Outcome, Status
 from course.grading.report.after_batch import report_assignment
-from course.grading.report.failures import student_failures
+from course.grading.failures import student_failures
 from course.grading.sandbox import bring_back
 from course.grading.second_opinion.similarity import _answers
 from course.grading.submissions import NOTEBOOK_BYTES, student_notebooks

@@ -18,7 +18,8 @@ import time
 import psutil
 import pytest
 
-from course.grading.batch import attempts, faults, pool as batch
+from course.grading import attempts
+from course.grading.batch import faults, pool as batch
 from course.grading.dev import scratch_postgres
 from course.grading.judge.sandbox import OUTSIDE_BASE as JUDGE_UIDS
 from course.grading.outcome import Fault, Status

@@ -11,7 +11,7 @@ import nbformat
 import pytest
 
 from course.grading.batch import pool as batch
-from course.grading.batch.attempts import attempts
+from course.grading.attempts import attempts
 from course.grading.course_dir import ROOT
 from course.grading.exports.gradebook_csv import export_row
 from harness import scratch_course, score_in_process, submission

@@ -172,11 +172,14 @@ def test_each_kernel_is_pinned_to_one_cpu(graded):
             assert [len(cgroups.cpu_list(cpus)) for cpus in allowed] == [1], (student, entry)
 
 
-def test_kernels_running_at_once_are_pinned_apart():
-    """A burner's quota is spent on its own CPU: the next kernel goes to the least-held one."""
+def test_kernels_running_at_once_are_pinned_apart(monkeypatch):
+    """A burner's quota is spent on its own CPU: the next kernel goes to the least-held one.
+    Its groups are made in a folder of the test's own, so a grading elsewhere on the machine
+    (its kernels pinned in the shared ``course-kernels``) cannot change what it counts."""
     require("cgroups", cgroups.status() is None, f"{cgroups.status()}")
     if not cgroups.pinning():
         pytest.skip("no cgroup v1 cpuset hierarchy here")
+    monkeypatch.setattr(cgroups, "FOLDER", f"course-kernels-pin-test-{os.getpid()}")
     groups = [cgroups.Group(f"kernel-pin-test-{os.getpid()}-{n}") for n in range(3)]
     # Empty groups a killed grader left on one CPU, long ago: debris, not kernels.
     debris = [cgroups.Group(f"kernel-pin-debris-{os.getpid()}-{n}") for n in range(2)]
@@ -200,6 +203,8 @@ def test_kernels_running_at_once_are_pinned_apart():
     finally:
         for group in groups + debris:
             group.remove()
+        for folder in {f.parent for f in groups[0].folders.values()}:
+            folder.rmdir()  # the test's own folder, empty now
     assert not any(folder.exists() for g in groups + debris for folder in g.folders.values())
 
 

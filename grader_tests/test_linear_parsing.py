@@ -13,7 +13,7 @@ import pytest
 
 from course.grading.second_opinion import code_rules
 from course.grading.second_opinion.code_rules import Names, scan_python
-from course.grading.report.failures import notebook_failures, task_headings
+from course.grading.failures import notebook_failures, task_headings
 from course.grading.report.page import _similarity_section
 from course.grading.second_opinion.similarity import Ahead, Unfinished, _lines
 from course.grading.second_opinion.scan import Budget, Release, scan_notebook
@@ -154,6 +154,7 @@ def test_a_large_string_is_read_in_linear_time_and_holds_nobody(make):
     assert _linear(_cell, make, 750_000, clock=time.process_time) == []
 
 
+@pytest.mark.slow  # megabytes of student text scanned many times over
 def test_a_notebook_holding_a_pasted_readme_is_scanned_in_linear_time(tmp_path):
     """The whole scan of a notebook (its budget, its names, each cell), which runs in a thread of
     its own: the tokenizing of a long text is handed back to the caller's thread, where a
@@ -176,6 +177,7 @@ def test_a_pasted_readme_of_three_megabytes_is_read_and_its_code_still_judged():
     assert [f.what for f in _cell(sneaky)] == ["imports ctypes (reaches raw memory and C calls)"]
 
 
+@pytest.mark.slow  # megabytes of student text scanned many times over
 def test_a_large_cell_of_code_is_read_in_linear_time_up_to_its_cap():
     lines = lambda n: "".join(f"row_{i} = [{i}, 'word {i}', {i}.5]\n" for i in range(n))  # noqa: E731
     _linear(_cell, lines, 4_000, clock=time.process_time)

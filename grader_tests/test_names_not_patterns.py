@@ -16,7 +16,7 @@ from course.grading.batch import pool as batch
 from course.grading.exports.canvas import write_canvas_csv
 from course.grading.exports.csv_cells import safe_cell
 from course.grading.exports.gradebook_csv import write_csv
-from course.grading.intake.handed_in import unsafe_id
+from course.grading.student_ids import unsafe_id
 from course.grading.outcome import Outcome, Status
 from course.lessons import real_docs
 from harness import scratch_course, submission
@@ -112,7 +112,7 @@ def test_the_canvas_csv_holds_no_formula(tmp_path):
 
 def test_the_tasks_csv_holds_no_formula(graded):
     from course.grading.exports.per_task import export
-    from course.grading.intake.handed_in import db_url
+    from course.grading.course_dir import db_url
 
     root, outcomes = graded
     export(root, A1, list(outcomes.values()), db_url(root))

@@ -1,5 +1,5 @@
 """What the stages hand each other as values: the Execute step's record of each notebook
-(``nbgrader_hooks.runs``), the attempts record (``batch.attempts``), and the one reader of
+(``nbgrader_hooks.runs``), the attempts record (``attempts``), and the one reader of
 nbgrader's log text (``batch.nbgrader_log``), against real kernels and a real locked gradebook.
 
 The Execute step runs here on a plain ``python3`` kernel, outside the sandbox: what is under
@@ -16,7 +16,7 @@ from nbclient.exceptions import DeadKernelError
 from nbgrader.api import Gradebook
 
 from course.grading.batch import nbgrader_log
-from course.grading.batch.attempts import Attempt, attempts, attempts_file, forget, record
+from course.grading.attempts import Attempt, attempts, attempts_file, forget, record
 from course.grading.course_dir import tool_env
 from course.grading.logs import student_log
 from course.grading.nbgrader_hooks import runs

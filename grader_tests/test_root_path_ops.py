@@ -292,6 +292,7 @@ while True:
 '''
 
 
+@pytest.mark.slow  # a batch of real workers run until its budget is spent
 def test_a_worker_killed_past_its_budget_leaves_no_folder_or_mount():
     require("bwrap", bwrap_found(), "grading is sandboxed")
     root = scratch_course([A1])

@@ -82,7 +82,7 @@ def test_the_config_loads_once_and_changes_no_environment_variable(monkeypatch):
                         lambda self: loads.append(1) or real(self))
     course_dir._LOADED.clear()
     before = dict(os.environ)
-    from course.grading.intake.handed_in import course_id, db_url
+    from course.grading.course_dir import course_id, db_url
 
     for _ in range(2):
         db_url(ROOT), course_id(ROOT), course_dir.nbgrader_api(ROOT), course_settings(ROOT)
@@ -179,3 +179,17 @@ def test_nbgraders_validate_finds_the_sandbox_kernel(tmp_path):
                           env=course_dir.tool_env(), capture_output=True, text=True, timeout=300)
     assert "NoSuchKernel" not in done.stdout + done.stderr, done.stderr[-2000:]
     assert "Success! Your notebook passes all the tests." in done.stdout, done.stdout[-2000:]
+
+
+def test_a_cluster_worker_is_handed_the_tas_timeouts_as_config(monkeypatch):
+    """The timeouts the TA's command resolved (here from its environment) reach a cluster
+    worker's nbgrader as config sections, not as variables it puts in its own environment; a
+    setting the caller gives wins."""
+    from course.grading.cluster import material
+
+    monkeypatch.setenv("COURSE_CELL_TIMEOUT", "13")
+    monkeypatch.setenv("COURSE_STARTUP_TIMEOUT", "21")
+    assert not hasattr(material, "SETTINGS_FROM_ENV")
+    assert material._with_timeouts(ROOT, {}) == {"Execute": {"timeout": 13, "startup_timeout": 21}}
+    assert material._with_timeouts(ROOT, {"Execute": {"timeout": 6}, "X": {"y": 1}}) == \
+        {"Execute": {"timeout": 6, "startup_timeout": 21}, "X": {"y": 1}}

@@ -15,7 +15,8 @@ import time
 import psutil
 import pytest
 
-from course.grading.batch import attempts, pool as batch
+from course.grading import attempts
+from course.grading.batch import pool as batch
 from course.grading.sandbox import kernel as sandbox_kernel
 from harness import scratch_course, submission
 from hostile import A1, FULL, NAME, READABLE_MEMORY, appended

@@ -13,9 +13,9 @@ armed: no environment variable is set.
 """
 from pathlib import Path
 
+from course.grading.course_dir import COURSE_ID
 from course.grading.settings import CourseSettings
 
-COURSE_ID = "tearing-the-book"
 A5 = "05-own-docs-verdict"        # its decision card is the student's own file
 SANDBOX_KERNEL = "course-sandbox"  # the kernelspec in sandbox/jupyter/kernels
 

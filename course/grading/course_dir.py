@@ -17,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent  # the venv's bin: nbgrader, jupyter and alembic live here
 A1 = "01-packing-by-hand"  # the first assignment: what the benches (and most proofs) grade
+COURSE_ID = "tearing-the-book"  # nbgrader's CourseDirectory.course_id (``config.configure``)
 
 
 def assignments(root: Path = ROOT) -> list[str]:
@@ -58,6 +59,16 @@ def course_config(root: Path = ROOT):
     if _LOADED.get(path, (None,))[0] != depends:
         _LOADED[path] = depends, PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
     return copy.deepcopy(_LOADED[path][1])
+
+
+def db_url(root: Path) -> str:
+    """The gradebook URL that ``root/nbgrader_config.py`` configures."""
+    return course_config(root).CourseDirectory.db_url
+
+
+def course_id(root: Path) -> str:
+    """The course id that ``root/nbgrader_config.py`` configures."""
+    return course_config(root).CourseDirectory.course_id
 
 
 def forget_course_configs() -> None:

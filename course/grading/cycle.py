@@ -12,10 +12,11 @@ from pathlib import Path
 
 from course.grading.batch.pool import grade
 from course.grading.exports.gradebook_csv import table
-from course.grading.intake.handed_in import course_id, db_url
+from course.grading.exports.outcomes import export_outcomes
+from course.grading.course_dir import course_id, db_url
 from course.grading.logs import output_to, run_log
 from course.grading.outcome import Outcome, Status
-# What grading does not need is imported when it is needed (``after_grading``): the TA's
+# What grading does not need is imported when it is needed (``exports.outcomes.after_grading``): the TA's
 # command hands out the class before nbgrader and SQLAlchemy are loaded.
 
 
@@ -91,34 +92,11 @@ def _unreachable_gradebook_said(root: Path, assignment: str, error: Exception) -
             "the CSVs once it is back") from None
 
 
-def export_outcomes(root: Path, assignment: str, outcomes: list[Outcome] | None,
-                    fingerprints: dict[str, str] | None = None) -> tuple[Path, Path]:
-    """``outcomes`` recorded in the gradebook (None: they are, as a cluster's are), with the
-    ``fingerprints`` of what was graded; the grades and per-task CSVs of every student it has
-    an outcome for, written. Returns both CSVs."""
-    url = after_grading(root)
-    from course.grading.exports.per_task import export
-    from course.grading.gradebook.record import record, recorded
-
-    if outcomes is not None:
-        record(url, outcomes, fingerprints)
-    return export(root, assignment, recorded(url, assignment), url)
-
-
-def after_grading(root: Path) -> str:
-    """Load what recording and exporting the grades need (the course's settings, the
-    gradebook's modules); returns the gradebook's URL. Cheap once done."""
-    import course.grading.exports.per_task  # noqa: F401
-    import course.grading.gradebook.record  # noqa: F401
-
-    return db_url(root)
-
-
 def export_class(root: Path, assignment: str) -> tuple[Path, Path, Path, list[str]]:
     """Feedback for every student graded in this copy of the course, in one pass; the CSVs of
     every student the gradebook has an outcome for (graded in any copy sharing it). Returns
     the two CSVs, the run log and the problems a TA must hear about."""
-    from course.grading.batch.student import write_feedback
+    from course.grading.feedback.generate import write_feedback
     from course.grading.course_dir import nbgrader_api
     from course.grading.gradebook.shared import prepare
 

@@ -11,11 +11,21 @@ or writes anything at import.
 ``docs/settings.md`` is ``settings_doc()`` (``python -m course.grading.settings`` prints it).
 """
 import os
+import shutil
+from dataclasses import dataclass
 
 from traitlets import Bool, Float, Int, Unicode, default
 from traitlets.config import Configurable
 
 SQLITE_NAME = "gradebook.db"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one process tree may use at most, all of its processes together."""
+    cpus: float = 1.0
+    memory_bytes: int = 1024 ** 3
+    processes: int = 512
 
 
 class CourseSettings(Configurable):
@@ -163,14 +173,10 @@ class CourseSettings(Configurable):
 
     def sandboxed(self) -> bool:
         """Whether graded code runs in the sandbox: wanted (``sandbox``) and bwrap installed."""
-        from course.grading.sandbox.kernel import available
-
-        return self.sandbox and available()
+        return self.sandbox and shutil.which("bwrap") is not None
 
     def kernel_limits(self):
-        """What one student's kernel may use, all its processes together (``cgroups.Limits``)."""
-        from course.grading.sandbox.cgroups import Limits
-
+        """What one student's kernel may use, all its processes together (its cgroup's)."""
         return Limits(cpus=self.kernel_cpus, memory_bytes=self.kernel_memory_mb * 1024 ** 2,
                       processes=self.kernel_processes)
 

@@ -63,7 +63,7 @@ def service(args) -> int:
 
 
 def accounts(args) -> int:
-    from course.grading.config import COURSE_ID
+    from course.grading.course_dir import COURSE_ID
     from course.hub import course_folder, exchange_folders
     from course.hub.accounts import make_accounts
     from course.hub.roster import read_class
@@ -99,7 +99,7 @@ def accounts(args) -> int:
 
 def server_settings(args):
     """The hub's settings from ``class.json`` (made by ``hub accounts``) and the options."""
-    from course.grading.config import COURSE_ID
+    from course.grading.course_dir import COURSE_ID
     from course.hub.hub_config import ClassServer
 
     people = json.loads((args.state / "class.json").read_text())

@@ -113,7 +113,7 @@ def _serve(conn, root: str, assignment: str, students: list[str], environment: d
 
 
 def _handlers(root: Path, assignment: str, ahead) -> dict:
-    from course.grading.cycle import after_grading, export_outcomes
+    from course.grading.exports.outcomes import after_grading, export_outcomes
     from course.grading.report.after_batch import report_assignment, warm_up
 
     url = after_grading(root)

@@ -10,10 +10,10 @@ import os
 import time
 from pathlib import Path
 
-from course.grading import fault_injection
-from course.grading.batch import attempts, faults, nbgrader_log, resume
-from course.grading.intake.handed_in import course_id, db_url, unreadable, unsafe_id
-from course.grading.course_dir import course_settings, nbgrader_api, tool_env
+from course.grading import attempts, fault_injection
+from course.grading.batch import faults, nbgrader_log, resume
+from course.grading.intake.handed_in import unreadable
+from course.grading.course_dir import course_id, course_settings, db_url, nbgrader_api, tool_env
 from course.grading.logs import output_to, run_log, student_log
 from course.grading.nbgrader_hooks import runs
 from course.grading.nbgrader_hooks.notebook_io import unchecked_io
@@ -22,8 +22,10 @@ from course.grading.sandbox.template import WORKER, fork_from
 from course.grading.gradebook.engines import share_engines
 from course.grading.gradebook.opening import connections_kept, open_cheaply
 from course.grading.gradebook.shared import prepare
+from course.grading.feedback.generate import write_feedback
 from course.grading.gradebook.withdraw import withdraw
 from course.grading.second_opinion.scan import Finding, new_python_files, scan_submission
+from course.grading.student_ids import unsafe_id
 
 
 def _worker(tasks, results, root: str, settings: dict | None, feedback: bool,
@@ -135,23 +137,6 @@ def _use_template(root: Path, wait: bool = True) -> None:
     else:
         WORKER.stop()  # begun early (``template.begin_early``), before the settings said no
     fork_from(address)
-
-
-def write_feedback(api, root: Path, assignment: str, student: str | None = None) -> str:
-    """Write one student's feedback, or (``student`` None) that of every student graded in
-    this copy, with nbgrader's ``generate_feedback`` and the course's settings (no hidden
-    test in it); its log goes to the run log (and the student's log). Returns the problem a
-    TA must hear about, or ""."""
-    result = api.generate_feedback(assignment, student, force=True)
-    said = f"=== nbgrader generate_feedback ===\n{result.get('log', '')}{result.get('error', '')}\n"
-    logs = [run_log(root, assignment)] + ([student_log(root, assignment, student)] if student else [])
-    for log in logs:
-        with log.open("a") as handle:
-            handle.write(said)
-    if result.get("success"):
-        return ""
-    return (f"nbgrader generate_feedback failed{f' for {student}' if student else ''}: "
-            f"see {logs[-1].relative_to(root)}")
 
 
 def _grade(api, root: Path, assignment: str, student: str) -> Outcome:

@@ -23,7 +23,8 @@ from pathlib import Path
 
 from course.grading.gradebook.record import record
 from course.grading.exports.gradebook_csv import score_text, shorten
-from course.grading.intake.handed_in import course_id, db_url, submitted_students
+from course.grading.intake.handed_in import submitted_students
+from course.grading.course_dir import course_id, db_url
 from course.grading.logs import output_to, run_log, student_log
 from course.grading.outcome import Outcome, Status, settled
 from course.grading.gradebook.shared import prepare

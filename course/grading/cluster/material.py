@@ -12,8 +12,9 @@ the judge read besides the submission, and nothing more:
 * ``release``: the release's files (the second opinion compares a submission with them);
 * ``source``: the non-notebook files of ``source/<assignment>/`` that nbgrader copies over a
   submission (``CourseDirectory.ignore`` left out, as nbgrader leaves it out), never a notebook;
-* ``config``: the course's ``nbgrader_config.py``, and the ``COURSE_*`` settings it reads from
-  the TA's environment (cell and start timeouts), so a worker grades with the TA's settings.
+* ``config``: the course's ``nbgrader_config.py``; ``settings``: the cell and start timeouts as
+  the TA's command resolved them (``course_dir.course_settings``), handed to the worker's nbgrader
+  as config, so a worker grades with the TA's settings whatever its own environment holds.
 
 A task (``task``) is one submission: the files of ``submitted/<student>/<assignment>/`` as bytes,
 read only after the same intake checks the local command makes (a link, a device or too big a
@@ -27,11 +28,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from course.grading.course_dir import course_config
-from course.grading.intake.handed_in import course_id, db_url, not_plain, unsafe_id
-
-SETTINGS_FROM_ENV = ("COURSE_CELL_TIMEOUT", "COURSE_STARTUP_TIMEOUT")
-
+from course.grading.course_dir import course_config, course_id, course_settings, db_url
+from course.grading.intake.handed_in import not_plain
+from course.grading.student_ids import unsafe_id
 
 def _files(folder: Path, keep=lambda relative: True) -> dict[str, bytes]:
     """The regular files under ``folder`` (relative path -> bytes); links are not followed."""
@@ -100,6 +99,17 @@ def copy_definition(source_url: str, target_url: str, course: str, assignment: s
                                                  source=cell.source, checksum=cell.checksum)
 
 
+def _with_timeouts(root: Path, settings: dict) -> dict:
+    """``settings`` (nbgrader config sections), after the cell and start timeouts the course's
+    settings resolve to here: what a worker's nbgrader runs with."""
+    resolved = course_settings(root)
+    merged = {"Execute": {"timeout": resolved.cell_timeout,
+                          "startup_timeout": resolved.startup_timeout}}
+    for section, values in settings.items():
+        merged[section] = {**merged.get(section, {}), **values}
+    return merged
+
+
 def material(root: Path, assignment: str, settings: dict | None = None) -> dict:
     """The assignment's grading material (see the module's docstring), with its ``digest``."""
     course = course_id(root)
@@ -113,8 +123,7 @@ def material(root: Path, assignment: str, settings: dict | None = None) -> dict:
         "assignment": assignment,
         "course_id": course,
         "config": (root / "nbgrader_config.py").read_bytes(),
-        "env": {name: os.environ[name] for name in SETTINGS_FROM_ENV if name in os.environ},
-        "settings": settings or {},
+        "settings": _with_timeouts(root, settings or {}),
         "gradebook": gradebook,
         "release": _files(root / "release" / assignment),
         "source": _files(root / "source" / assignment,

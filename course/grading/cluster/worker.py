@@ -47,8 +47,9 @@ def cannot_sandbox() -> str | None:
     from importlib.metadata import entry_points
 
     from course.grading.sandbox import kernel as sandbox_kernel
+    from course.grading.settings import CourseSettings
 
-    if os.environ.get("COURSE_SANDBOX", "1") == "0":
+    if not CourseSettings().sandbox:  # the worker's own setting (COURSE_SANDBOX), read as it starts
         return "COURSE_SANDBOX=0 is set on it, and a cluster worker never grades unsandboxed"
     if not sandbox_kernel.available():
         return ("bubblewrap (bwrap) is not installed on it (apt-get install bubblewrap), and a "
@@ -144,7 +145,7 @@ def _in_grading_process(folder: Path, root: Path, given: dict, submission: dict,
         grader = _Grader(folder)
     try:
         grader.send({"root": str(root), "assignment": assignment, "student": student,
-                     "settings": given["settings"], "env": given["env"]})
+                     "settings": given["settings"]})
         if grader.answer.poll(budget):
             result = grader.answer.recv()
             with _idle_lock:
@@ -205,10 +206,10 @@ def hidden_folder(folder: Path) -> Path:
     """What the kernels' sandbox covers to hide the grading ``folder``: the folder, or the
     highest folder above it that others may not walk through (Dask makes its worker folders
     0700): the unprivileged bwrap can cover that one, not make a folder beneath it."""
-    from course.grading.sandbox.kernel import _blocker
+    from course.grading.sandbox.kernel import closed_above
 
     folder = folder.resolve()
-    return _blocker(folder) or folder
+    return closed_above(folder) or folder
 
 
 def _child_env(folder: Path) -> dict:
@@ -274,7 +275,6 @@ def _grade_order(order: dict) -> dict:
     from course.grading.logs import run_log, student_log
 
     root, assignment, student = Path(order["root"]), order["assignment"], order["student"]
-    os.environ.update(order["env"])
     os.chdir(root)
     api = nbgrader_api(root, order["settings"])
     outcome, problem = grade_one(api, root, assignment, student, feedback=True)

@@ -41,7 +41,7 @@ from pathlib import Path
 import nbformat
 
 from course.grading.batch import pool as batch
-from course.grading.batch.attempts import attempts
+from course.grading.attempts import attempts
 from course.grading.batch.workers import default_jobs
 from course.grading.dev import bench_graders
 from course.grading.dev import run_notebooks as notebook_runner

@@ -9,7 +9,7 @@ from html import escape
 from pathlib import Path
 
 from course.grading.atomic_write import write_text
-from course.grading.intake.handed_in import unsafe_id
+from course.grading.student_ids import unsafe_id
 from course.grading.intake.misplaced import release_notebooks
 from course.grading.outcome import Outcome, Status
 
@@ -60,7 +60,7 @@ def rewrite_held_feedback(root: Path, outcomes: list[Outcome]) -> list[str]:
     held = [o for o in outcomes if o.status == Status.NEEDS_REVIEW]
     if not held:
         return []
-    from course.grading.batch.student import write_feedback
+    from course.grading.feedback.generate import write_feedback
     from course.grading.course_dir import nbgrader_api
     from course.grading.logs import output_to, run_log
 

@@ -15,8 +15,8 @@ from markupsafe import Markup
 from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import List, Unicode
 
-from course.grading.report.colours import BLUE, GREY
-from course.grading.report.failures import Failure, notebook_failures, task_headings
+from course.grading.colours import BLUE, GREY
+from course.grading.failures import Failure, notebook_failures, task_headings
 from course.grading.outcome import is_pending
 from course.lessons._kit import failed_case
 

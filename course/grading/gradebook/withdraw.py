@@ -15,7 +15,7 @@ import os
 import shutil
 from pathlib import Path
 
-from course.grading.intake.handed_in import unsafe_id
+from course.grading.student_ids import unsafe_id
 from course.grading.outcome import Outcome, Status
 from course.grading.submissions import open_below
 
@@ -31,7 +31,7 @@ def withdraw(root: Path, outcomes: list[Outcome], db_url: str | None = None) -> 
     from nbgrader.api import Gradebook, MissingEntry
 
     if db_url is None:
-        from course.grading.intake.handed_in import db_url as course_db_url
+        from course.grading.course_dir import db_url as course_db_url
 
         db_url = course_db_url(root)
 

@@ -1,12 +1,9 @@
-"""What was handed in: the students of an assignment, submissions that hold links or cannot
-be read, and the gradebook the course's config points at."""
+"""What was handed in: the students of an assignment, and submissions that hold links or
+cannot be read."""
 import functools
 import os
-import re
 import stat
 from pathlib import Path
-
-from course.grading.course_dir import course_config
 
 MAX_FILES = 200                  # each file is copied into the sandbox through its own descriptor
 MAX_BYTES = 64 * 1024 ** 2       # half the sandbox's writable folder (sandbox_kernel.WORKSPACE_BYTES)
@@ -16,29 +13,6 @@ def submitted_students(root: Path, assignment: str) -> list[str]:
     """Students with a ``submitted/<student>/<assignment>/`` folder, sorted."""
     folder = root / "submitted"
     return sorted(p.name for p in folder.iterdir() if (p / assignment).is_dir()) if folder.is_dir() else []
-
-
-ID_PATTERN_CHARACTERS = set("*?[]")  # nbgrader globs an id: these would match classmates
-MAX_ID = 100
-PLAIN_ID = re.compile(r"\w[\w.@+-]*")    # letters, digits, _ . @ + - (an email, a JupyterHub name)
-ID_RULE = (f"an id is 1 to {MAX_ID} letters, digits and _ . @ + -, starting with a letter, "
-           "a digit or _")
-
-
-def unsafe_id(student: str) -> str | None:
-    """Why ``student`` cannot be graded as a name, or None. nbgrader reads a student id as a
-    glob pattern and builds paths, logs and CSV rows from it, so only a plain name is graded
-    (``ID_RULE``: an allowlist, not a list of bad characters). A refused id is "not graded"
-    before anything is graded or removed."""
-    if len(student) <= MAX_ID and PLAIN_ID.fullmatch(student):
-        return None
-    shown = repr(student[:MAX_ID])
-    if not student or len(student) > MAX_ID:
-        return f"the student id {shown} is empty or longer than {MAX_ID} characters ({ID_RULE})"
-    if set(student) & ID_PATTERN_CHARACTERS:
-        return (f"the student id {shown} holds * ? [ or ], which nbgrader reads as a pattern "
-                f"matching classmates: rename the folder to a plain name ({ID_RULE})")
-    return f"the student id {shown} is not a plain name: rename the folder ({ID_RULE})"
 
 
 def not_plain(folder: Path) -> str | None:
@@ -104,16 +78,6 @@ def unreadable(folder: Path) -> str | None:
             return (f"the submission's file {path.name} is not a readable notebook "
                     f"({type(error).__name__}: {first})")
     return None
-
-
-def db_url(root: Path) -> str:
-    """The gradebook URL that ``root/nbgrader_config.py`` configures."""
-    return course_config(root).CourseDirectory.db_url
-
-
-def course_id(root: Path) -> str:
-    """The course id that ``root/nbgrader_config.py`` configures."""
-    return course_config(root).CourseDirectory.course_id
 
 
 def refuse_links_in_nbgrader() -> None:

@@ -6,9 +6,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from course.grading.config import COURSE_ID
-from course.grading.course_dir import call, notebooks, nbgrader_api
-from course.grading.intake.handed_in import course_id, db_url
+from course.grading.course_dir import COURSE_ID, call, course_id, db_url, notebooks, nbgrader_api
 
 
 QUERY = ("SELECT assignment.id, notebook.name FROM assignment LEFT JOIN notebook "

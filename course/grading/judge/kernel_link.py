@@ -7,6 +7,7 @@ forwards them: it never reads a student's value (the judge does, in a sandbox of
 ``judge/sandbox.py``). Restarting, interrupting and bounding a kernel that does not answer stay
 here, with the kernel's manager.
 """
+import functools
 import json
 import os
 import secrets
@@ -17,7 +18,15 @@ from pathlib import Path
 from queue import Empty
 
 from course.grading.judge import in_kernel
-SOURCE = Path(in_kernel.__file__).read_text(encoding="utf-8")
+
+
+@functools.cache
+def judge_source() -> str:
+    """``in_kernel``'s source, read once per process (not at import): a serving session's
+    first cell carries it."""
+    return Path(in_kernel.__file__).read_text(encoding="utf-8")
+
+
 # One cell execution per serving session (a notebook's test cells, judged one after another;
 # another session only after a restart or a failed judge): the first puts in_kernel in a module of
 # its own, then serves; the next ones serve from that module. A restarted kernel is sent the
@@ -146,7 +155,7 @@ class Link:
                 return self._serve(lambda path: SERVE_AGAIN.format(path=path))
             except NeverConnected:  # restarted where this link did not see it: send it whole
                 self._module_sent = False
-        self._serve(lambda path: SERVE.format(source=SOURCE, path=path))
+        self._serve(lambda path: SERVE.format(source=judge_source(), path=path))
         self._module_sent = True
 
     def _serve(self, cell):

@@ -18,11 +18,11 @@ from pathlib import Path
 import nbformat
 
 from course.grading.atomic_write import write_text
-from course.grading.batch.attempts import attempts
+from course.grading.attempts import attempts
 from course.grading.exports.canvas import read_outcomes
 from course.grading.course_dir import notebooks
 from course.grading.exports.gradebook_csv import score_text
-from course.grading.report.failures import student_failures, task_headings
+from course.grading.failures import student_failures, task_headings
 from course.grading.feedback.safe_html import CSP_META
 from course.grading.feedback.summary import heading_html, plain_heading
 from course.grading.logs import student_log

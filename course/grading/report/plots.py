@@ -8,7 +8,7 @@ from bisect import bisect_right
 from html import escape
 
 from course.grading.feedback.summary import bar_html
-from course.grading.report.colours import BLUE, GREY
+from course.grading.colours import BLUE, GREY
 
 STYLE = f""".chart{{margin:.5em 0 1.5em;max-width:40em}}.chart figcaption{{font-weight:600;
 margin-bottom:.4em}}.hist{{display:flex;align-items:flex-end;gap:3px;height:9em;

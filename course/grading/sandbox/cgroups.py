@@ -23,8 +23,9 @@ import math
 import os
 import signal
 import time
-from dataclasses import dataclass
 from pathlib import Path
+
+from course.grading.settings import Limits  # what a group may use: the settings' value
 
 HIERARCHIES = Path("/sys/fs/cgroup")
 CONTROLLERS = ("cpu", "cpuacct", "memory", "pids")  # v1: one hierarchy each
@@ -32,14 +33,6 @@ V2_CONTROLLERS = ("cpu", "memory", "pids")           # v2: enabled in one hierar
 FOLDER = "course-kernels"
 PERIOD_US = 100_000
 JOIN_SECONDS = 10  # a kernel joins the group made for it well within this
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one process tree may use at most, all of its processes together."""
-    cpus: float = 1.0
-    memory_bytes: int = 1024 ** 3
-    processes: int = 512
 
 
 def own_group(controller: str, proc_cgroup: str | None = None) -> str:

@@ -189,7 +189,7 @@ def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
             sys.executable, "-c", LAUNCH, "-f", str(connection), *OPTIONS]
 
 
-def _blocker(path: Path) -> Path | None:
+def closed_above(path: Path) -> Path | None:
     """The highest folder above ``path`` that others may not walk through, if any."""
     for folder in reversed(path.parents):
         if folder != Path("/") and not folder.stat().st_mode & stat.S_IXOTH:
@@ -212,7 +212,7 @@ def open_the_way(folders: list[Path]) -> None:
 
     blocked: dict[Path, list[Path]] = {}
     for folder in folders:
-        blocker = _blocker(folder)
+        blocker = closed_above(folder)
         if blocker is not None:
             blocked.setdefault(blocker, []).append(folder)
     if not blocked:

@@ -294,7 +294,7 @@ def _clock(iso: str) -> str:
 
 
 def serve(root: Path, exchange: Path, state: Path, jobs: int, budget: float, poll: float) -> int:
-    from course.grading.intake.handed_in import course_id
+    from course.grading.course_dir import course_id
 
     if os.geteuid() != 0:
         print("error: the grading service runs as root (the grader's sandbox needs it)")

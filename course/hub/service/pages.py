@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from course.grading.report.failures import task_headings
+from course.grading.failures import task_headings
 from course.grading.submissions import (grade_id, is_test_cell, open_below, read_quickly,
                                         student_notebooks)
 from course.lessons._kit import failed_case

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from course.grading.batch.resume import fingerprint
 from course.grading.grading_lock import Busy, folder_lock
-from course.grading.intake.handed_in import db_url
+from course.grading.course_dir import db_url
 from course.hub.service.inbox import Arrival, copy_in
 
 PROGRESS = re.compile(r"^\[\d+/\d+ done, \d+ left, \d+ s\] (\S+): ")

@@ -2,7 +2,7 @@
 
 A check that fails (``course.lessons.checks``) raises an ``AssertionError`` whose text is what
 the student reads, and from which the grader's report and feedback summary take the case and
-the rule (``course.grading.report.failures``)::
+the rule (``course.grading.failures``)::
 
     case: <the case>
       the contract says: <the rule it exercises>      (when the check names one)
