@@ -115,3 +115,35 @@ def test_before_the_due_date_hidden_checks_are_a_count_or_nothing(tmp_path):
     assert "Hidden checks: 9 of 12 passed." in counted
     assert "Hidden checks:" not in nothing and "shown after the due date (Fri 11 Dec" in nothing
     assert pages.early_page(root, "bo", A1, "packing_by_hand.ipynb", "count", due, "") is None
+
+
+def test_the_early_page_reads_as_the_notebook_does(tmp_path):
+    """Titled by the assignment, code spans drawn as code, a stub said to be not written yet
+    (a function's stub in its case, an answer cell's stub by its own error)."""
+    import nbformat
+
+    root = _graded_course(tmp_path)
+    path = root / "autograded" / ADA / A1 / "packing_by_hand.ipynb"
+    graded = nbformat.read(path, as_version=4)
+    for cell in graded.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid == "test_chunk_sizes":
+            text = ("case: chunk_sizes(['a b', 'c'])\n  the call raised NotImplementedError: (its "
+                    "message is left out)")
+            cell.outputs = [nbformat.v4.new_output("error", ename="AssertionError", evalue=text,
+                                                   traceback=[])]
+        if gid == "q4_two_sections":
+            cell.outputs = [nbformat.v4.new_output("error", ename="NotImplementedError",
+                                                   evalue="", traceback=[])]
+        if gid == "test_q4_two_sections":
+            cell.outputs = [nbformat.v4.new_output("error", ename="NameError", evalue="x",
+                                                   traceback=[])]
+    nbformat.write(graded, path)
+    page = pages.early_page(root, ADA, A1, "packing_by_hand.ipynb", "count", "", "")
+    assert "<title>Assignment 1 · Packing by hand: early feedback</title>" in page
+    assert "`" not in page and "2b · <code>chunk_sizes(chunks)</code> (3 points)" in page
+    assert ("<code>chunk_sizes(chunks)</code> (3 points): not written yet (it raises "
+            "NotImplementedError)") in page
+    assert "Q4 · Can one question need two sections? (2 points): not written yet" in page
+    assert "Q2 · How big is each chunk? (2 points): a visible check failed" in page
+    assert "the checks stopped with NameError" in page   # Q3: no stub, a name it lacks

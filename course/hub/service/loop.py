@@ -178,8 +178,9 @@ class Service:
                  flush=True)
         secret = inbox.secret(self.exchange, self.course, _arrival(entry))
         for notebook in release_notebooks(self.root, entry.assignment) if secret else []:
+            title = pages.notebook_title(self.root, entry.assignment, notebook)
             self._release(entry.student, secret, notebook, pages.page(
-                f"{Path(notebook).stem}: not graded yet", "<p>Your submission is kept, but the "
+                f"{title}: not graded yet", "<p>Your submission is kept, but the "
                 "grader could not grade it now (not because of your work): your TA was told and "
                 "grades it. This page is replaced by its feedback then.</p>"))
 
@@ -233,8 +234,9 @@ class Service:
                                   entry.student in rule.extensions)
         if secret is not None:
             for notebook in release_notebooks(self.root, entry.assignment):
+                title = pages.notebook_title(self.root, entry.assignment, notebook)
                 self._release(entry.student, secret, notebook,
-                              pages.waiting_page(Path(notebook).stem, entry.assignment,
+                              pages.waiting_page(title, entry.assignment,
                                                  rule.shown(opens_at), limits, due_html))
         self.say(f"{entry.student}: {entry.assignment} of {_clock(entry.submitted)} waits: "
                  f"limit reached ({limits}), next at {rule.shown(opens_at)}", flush=True)
