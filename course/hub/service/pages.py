@@ -176,7 +176,14 @@ def release(exchange: Path, course: str, student: str, secret: str, notebook: st
     from nbgrader.utils import notebook_hash
 
     name = notebook_hash(secret=secret, notebook_id=Path(notebook).stem) + ".html"
-    folder = open_below(exchange, (course, "feedback", student))
+    write_below(exchange, (course, "feedback", student), name, html)
+
+
+def write_below(top: Path, folders: tuple[str, ...], name: str, text: str) -> None:
+    """Write ``text`` as ``top/folders…/name`` (mode 0644): beside it, then renamed over it,
+    every folder opened by descriptor with no link followed (a link planted at ``name`` is
+    replaced, never followed)."""
+    folder = open_below(top, folders)
     temporary = f".{name}.{os.getpid()}.tmp"
     try:
         try:
@@ -186,26 +193,32 @@ def release(exchange: Path, course: str, student: str, secret: str, notebook: st
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
                      | os.O_CLOEXEC, 0o644, dir_fd=folder)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(html)
+            handle.write(text)
             os.fchmod(handle.fileno(), 0o644)
         os.rename(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
     finally:
         os.close(folder)
 
 
-def course_page(root: Path, student: str, assignment: str, notebook: str) -> str | None:
-    """The course's own feedback page of ``notebook`` (written by the grading worker, or the
-    not-graded page), read without following a link; None when there is none."""
+def read_below(top: Path, folders: tuple[str, ...], name: str) -> str | None:
+    """The text of ``top/folders…/name``, read without following a link; None when there is
+    none (or it cannot be opened)."""
     try:
-        folder = open_below(root / "feedback", (student, assignment))
+        folder = open_below(top, folders)
     except OSError:
         return None
     try:
-        fd = os.open(Path(notebook).stem + ".html",
-                     os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                     dir_fd=folder)
     except OSError:
         return None
     finally:
         os.close(folder)
     with os.fdopen(fd, "r", encoding="utf-8", errors="replace") as handle:
         return handle.read()
+
+
+def course_page(root: Path, student: str, assignment: str, notebook: str) -> str | None:
+    """The course's own feedback page of ``notebook`` (written by the grading worker, or the
+    not-graded page), read without following a link; None when there is none."""
+    return read_below(root / "feedback", (student, assignment), Path(notebook).stem + ".html")
