@@ -51,8 +51,8 @@ def check(root: Path, assignment: str, submissions=()) -> None:
 
 
 def _record(records: dict) -> dict:
-    return {student: [getattr(o, "score", None), getattr(o, "max_score", None),
-                      str(getattr(o, "status", "")), graded_from]
+    return {student: [o.score, o.max_score, str(o.status), graded_from,
+                      str(o.fault) if o.fault else "", str(o.reason)[:300]]
             for student, (o, graded_from) in records.items() if o is not None}
 
 
@@ -160,8 +160,9 @@ class Remote:
     def recorded(self, root, assignment) -> dict:
         records = self.records if self.records is not None else \
             self._ask({"recorded": assignment})["records"]
-        return {student: (SimpleNamespace(score=score, max_score=most, status=status), graded)
-                for student, (score, most, status, graded) in records.items()}
+        return {student: (SimpleNamespace(score=score, max_score=most, status=status,
+                                          fault=fault or None, reason=reason), graded)
+                for student, (score, most, status, graded, fault, reason) in records.items()}
 
 
 class Local:

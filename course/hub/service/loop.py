@@ -146,6 +146,7 @@ class Service:
         self.busy.discard(assignment)
         by_student = {p.arrival.student: p for p in placed}
         finished: set[str] = set()
+        unshown: list[str] = []
 
         def settle(student: str) -> None:
             """The gradebook's word on one placed submission, as soon as it is in."""
@@ -165,10 +166,14 @@ class Service:
                 self._not_yet(entry, done.left_out or "the grading run did not record it "
                               f"(see {self.state / 'service.log'})")
                 return
+            if outcome.fault:  # the grader's doing, never the student's: graded again
+                self._not_yet(entry, f"the grader failed: {str(outcome.reason)[:200]}")
+                return
             entry.state, entry.graded_at, entry.fingerprint = "graded", time.time(), graded_from
             entry.score, entry.max_score, entry.status = (outcome.score, outcome.max_score,
                                                           str(outcome.status))
-            self._show(entry, rule)
+            if not self._show(entry, rule):
+                unshown.append(student)
             self._counting(entry, rule)
             self.ledger.save()
 
@@ -179,6 +184,8 @@ class Service:
         for student in by_student:  # kept (a batch graded it first), or not graded at all
             if student not in finished:
                 settle(student)
+        for student in unshown:  # its page (not graded) was written as the command ended
+            self._show(chosen[student], rule)
         self.ledger.save()
 
     def _not_yet(self, entry: Entry, why: str) -> None:
@@ -200,26 +207,28 @@ class Service:
                 "grader could not grade it now (not because of your work): your TA was told and "
                 "grades it. This page is replaced by its feedback then.</p>"))
 
-    def _show(self, entry: Entry, rule: policy.Policy) -> None:
+    def _show(self, entry: Entry, rule: policy.Policy) -> bool:
         """Release the graded submission's pages: early before the due date, else the course's."""
         secret = inbox.secret(self.exchange, self.course, _arrival(entry))
         if secret is None:
             self.say(f"problem: {entry.student}'s submission {entry.name} has no readable "
                      "submission_secret.txt: no feedback page can be named for it", flush=True)
-            return
+            return True   # said: nothing to try again
         now = datetime.datetime.now(datetime.timezone.utc)
         early = rule.before_due != "full" and rule.before_due_for(entry.student, now)
         due = rule.due_for(entry.student)
         due_html = pages.due_line(rule.shown(due) if due else None,
                                   entry.student in rule.extensions)
-        kind = ""
+        kind, released = "", 0
         for notebook in release_notebooks(self.root, entry.assignment):
             html = pages.early_page(self.root, entry.student, entry.assignment, notebook,
                                     rule.before_due, due_html, rule.shown(due)) if early else None
             kind = "early" if html else "full"
             html = html or pages.course_page(self.root, entry.student, entry.assignment, notebook)
             if html is not None:
-                self._release(entry.student, secret, notebook, html)
+                released += self._release(entry.student, secret, notebook, html)
+        if not released:  # its page (a not-graded one) is written as the command ends: then
+            return False
         entry.page = kind
         entry.latency = time.time() - datetime.datetime.fromisoformat(entry.submitted).timestamp()
         score = (f"{entry.score:g}/{entry.max_score:g}" if entry.score is not None
@@ -227,14 +236,17 @@ class Service:
         self.say(f"{entry.student}: {entry.assignment} of {_clock(entry.submitted)} "
                  f"{entry.status} ({score}); {kind} feedback released "
                  f"{entry.latency:.1f} s after the submission", flush=True)
+        return True
 
-    def _release(self, student: str, secret: str, notebook: str, html: str) -> None:
+    def _release(self, student: str, secret: str, notebook: str, html: str) -> bool:
         """``pages.release``; a folder the student broke is said, and the service goes on."""
         try:
             pages.release(self.exchange, self.course, student, secret, notebook, html)
+            return True
         except OSError as error:
             self.say(f"problem: {student}'s feedback folder in the exchange cannot take their "
                      f"page ({error.strerror or error}): has it been changed?", flush=True)
+            return False
 
     def _wait(self, entry: Entry, rule: policy.Policy, opens: float) -> None:
         """Over the limit: kept queued, with a page saying when it is graded."""
