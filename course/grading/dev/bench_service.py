@@ -26,6 +26,7 @@ from course.grading.course_dir import A1, BIN, ROOT, nbgrader, notebooks
 from course.grading.submissions import reference_submission
 
 SERVICE_BENCH = ROOT / "grader_tests" / "test_grading_service.py"
+LOG = ROOT / "logs" / "bench-service.log"   # its whole output, the service's own lines included
 
 
 def batch_seconds(students: int, jobs: int) -> tuple[float, float]:
@@ -60,12 +61,14 @@ def service_figures(students: int, times: int) -> dict | None:
     """The service's figures (``test_grading_service.bench``); None, said, when it failed."""
     run = subprocess.run([str(BIN / "python"), str(SERVICE_BENCH), str(students), str(times),
                           "--json"], cwd=ROOT, capture_output=True, text=True, check=False)
+    LOG.parent.mkdir(exist_ok=True)
+    LOG.write_text(run.stdout + run.stderr, encoding="utf-8")
     found = [line for line in run.stdout.splitlines() if line.startswith("figures: ")]
     if run.returncode or not found:
         said = (run.stdout + run.stderr).strip().splitlines() or ["no output"]
         why = next((line for line in reversed(said) if line.startswith("Skipped: ")), said[-1])
         print(f"the grading service was not measured: {why.removeprefix('Skipped: ')} "
-              f"(exit {run.returncode})", flush=True)
+              f"(exit {run.returncode}; its output: {LOG})", flush=True)
         return None
     return json.loads(found[-1].removeprefix("figures: "))
 
@@ -82,7 +85,8 @@ def report(students: int = 50, times: int = 10, jobs: int = 2) -> list[str]:
                      f"submit to feedback: median {service['median']:.1f} s, 95th percentile "
                      f"{service['p95']:.1f} s, worst {service['worst']:.1f} s")
         lines.append(f"a burst of {service['burst']} students within a minute: "
-                     f"{service['answered']} answered, {service['lost']} lost, the last "
+                     f"{service['submitted']} submitted, {service['answered']} answered, "
+                     f"{service['lost']} not answered in 10 minutes; the last answered "
                      f"{service['last']:.0f} s after the first submission"
                      + (f" (submit to feedback median {service['burst_median']:.1f} s, worst "
                         f"{service['burst_worst']:.1f} s)" if service["answered"] else ""))
