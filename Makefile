@@ -100,7 +100,7 @@ wheel: install
 
 ## Timings (printed, never asserted).
 bench: install
-	$(PY) -m course.grading.dev.bench
+	$(PY) -m course.grading.dev.bench $(BENCH_ARGS)
 
 ## Remove local grading output (student data): submitted/, autograded work, feedback, reports, logs, gradebook.
 clean-grading:

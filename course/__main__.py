@@ -22,12 +22,15 @@ import os
 import pwd
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from course.grading.batch.workers import MAX_JOBS, default_jobs
 from course.grading.course_dir import ROOT
 from course.grading.settings import CourseSettings
 # The rest is imported by the command that needs it: a grading run starts its workers (each
 # re-imports this module) before nbgrader, matplotlib and the report's modules are loaded.
+if TYPE_CHECKING:
+    from course.grading.second_opinion.similarity import Ahead
 
 
 def grade(args) -> int:

@@ -1,6 +1,7 @@
 """``python -m course hub accounts``: a roster becomes Unix accounts (private homes, first
 passwords only root reads), the private exchange, and a course folder whose solutions, history
 and graded work no student can read; a roster that cannot become accounts is refused whole."""
+import grp
 import os
 import pwd
 import secrets
@@ -20,6 +21,7 @@ from course.hub.roster import read_class
 TAG = secrets.token_hex(3)
 INSTRUCTOR, TA, ADA = f"tbci{TAG}", f"tbct{TAG}", f"tbca{TAG}"
 GRADERS, STUDENTS = f"tbcg{TAG}", f"tbcs{TAG}"  # throwaway groups, not the machine's own
+SERVICE = f"tbcc{TAG}"   # the grading service's account (course-grader on a class server)
 
 
 def _roster(folder: Path, *ids: str) -> Path:
@@ -63,7 +65,8 @@ def test_accounts_exchange_and_a_course_folder_closed_to_students():
             [sys.executable, "-m", "course", "hub", "accounts", str(_roster(tmp, ADA)),
              "--instructor", INSTRUCTOR, "--ta", TA, "--course", str(course),
              "--exchange", str(tmp / "exchange"), "--state", str(tmp / "state"),
-             "--graders-group", GRADERS, "--students-group", STUDENTS],
+             "--graders-group", GRADERS, "--students-group", STUDENTS,
+             "--service-account", SERVICE],
             capture_output=True, text=True, timeout=120, check=False)
         assert result.returncode == 0, result.stdout + result.stderr
         lines = result.stdout.splitlines()
@@ -75,6 +78,9 @@ def test_accounts_exchange_and_a_course_folder_closed_to_students():
         assert passwords.stat().st_mode & 0o777 == 0o600
         assert {line.split(",")[0] for line in passwords.read_text().splitlines()} == \
             {INSTRUCTOR, TA, ADA}
+        service = pwd.getpwnam(SERVICE)   # a system account, no login, in the graders' group
+        assert service.pw_uid < accounts.FIRST_UID and service.pw_shell.endswith("nologin")
+        assert SERVICE in grp.getgrnam(GRADERS).gr_mem
         assert (tmp / "exchange" / "tearing-the-book" / "inbound" / ADA).stat().st_uid == \
             pwd.getpwnam(ADA).pw_uid
         solution = next((course / "source").rglob("*.ipynb"))
@@ -87,5 +93,5 @@ def test_accounts_exchange_and_a_course_folder_closed_to_students():
         run_as(ADA, "/usr/bin/python3", "-c", read, str(released), cwd=tmp, config=config)
         run_as(TA, "/usr/bin/python3", "-c", read, str(solution), cwd=tmp, config=config)
     finally:
-        accounts.remove_accounts([INSTRUCTOR, TA, ADA], [GRADERS, STUDENTS])
+        accounts.remove_accounts([INSTRUCTOR, TA, ADA, SERVICE], [GRADERS, STUDENTS])
         shutil.rmtree(tmp, ignore_errors=True)

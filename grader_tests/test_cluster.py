@@ -334,8 +334,8 @@ def test_the_scheduler_gone_is_a_clear_error_and_what_was_graded_is_kept(
         shutil.rmtree(workers, ignore_errors=True)
     text = "".join(output)
     assert run.returncode == 1, text[-3000:]
-    assert re.search(rf"problem: the Dask scheduler at tls://\S+ went away: \d+ students graded "
-                     rf"and kept; \d+ not graded, grade them again with --students", text), text
+    assert re.search(r"problem: the Dask scheduler at tls://\S+ went away: \d+ students graded "
+                     r"and kept; \d+ not graded, grade them again with --students", text), text
     graded_now = {line.split("] ")[1].split(":")[0] for line in text.splitlines()
                   if re.match(r"\[\d+/\d+ done.*\(on ", line)}
     kept = {o.student_id: o for o in recorded(gradebook_url, A1)}

@@ -8,7 +8,6 @@ import jinja2
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 from nbconvert.exporters import HTMLExporter
 
-from course.grading.feedback import export as feedback_export
 from course.grading.feedback.export import FeedbackExporter, accessible
 
 PIXEL = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")

@@ -115,3 +115,119 @@ def test_before_the_due_date_hidden_checks_are_a_count_or_nothing(tmp_path):
     assert "Hidden checks: 9 of 12 passed." in counted
     assert "Hidden checks:" not in nothing and "shown after the due date (Fri 11 Dec" in nothing
     assert pages.early_page(root, "bo", A1, "packing_by_hand.ipynb", "count", due, "") is None
+
+
+def test_the_early_page_reads_as_the_notebook_does(tmp_path):
+    """Titled by the assignment, code spans drawn as code, a stub said to be not written yet
+    (a function's stub in its case, an answer cell's stub by its own error)."""
+    import nbformat
+
+    root = _graded_course(tmp_path)
+    path = root / "autograded" / ADA / A1 / "packing_by_hand.ipynb"
+    graded = nbformat.read(path, as_version=4)
+    for cell in graded.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid == "test_chunk_sizes":
+            text = ("case: chunk_sizes(['a b', 'c'])\n  the call raised NotImplementedError: (its "
+                    "message is left out)")
+            cell.outputs = [nbformat.v4.new_output("error", ename="AssertionError", evalue=text,
+                                                   traceback=[])]
+        if gid == "q4_two_sections":
+            cell.outputs = [nbformat.v4.new_output("error", ename="NotImplementedError",
+                                                   evalue="", traceback=[])]
+        if gid == "test_q4_two_sections":
+            cell.outputs = [nbformat.v4.new_output("error", ename="NameError", evalue="x",
+                                                   traceback=[])]
+    nbformat.write(graded, path)
+    page = pages.early_page(root, ADA, A1, "packing_by_hand.ipynb", "count", "", "")
+    assert "<title>Assignment 1 · Packing by hand: early feedback</title>" in page
+    assert "`" not in page and "2b · <code>chunk_sizes(chunks)</code> (3 points)" in page
+    assert ("<code>chunk_sizes(chunks)</code> (3 points): not written yet (it raises "
+            "NotImplementedError)") in page
+    assert "Q4 · Can one question need two sections? (2 points): not written yet" in page
+    assert "Q2 · How big is each chunk? (2 points): a visible check failed" in page
+    assert "the checks stopped with NameError" in page   # Q3: no stub, a name it lacks
+
+
+def test_the_due_date_is_put_in_the_release_students_fetch(tmp_path):
+    """``DUE.md`` beside the released notebooks, from the policy, refreshed when it changes;
+    a link planted there is replaced, not followed; an assignment not released gets none."""
+    from course.hub.service import due_notes, policy
+
+    exchange = _exchange(tmp_path)
+    outbound = exchange / COURSE / "outbound" / A1
+    outbound.mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere.md"
+    elsewhere.write_text("kept")
+    (outbound / "DUE.md").symlink_to(elsewhere)
+    (tmp_path / "course").mkdir()
+    (tmp_path / "course" / "grading-policy.toml").write_text(
+        f'[assignments."{A1}"]\ndue = 2026-12-11T17:00:00+01:00\ntimezone = "Europe/Berlin"\n'
+        '[assignments."02-overlap-math"]\n')
+    rules = policy.read(tmp_path / "course")
+    assert due_notes.write(exchange, COURSE, rules) == {A1: ""}
+    assert elsewhere.read_text() == "kept" and not (outbound / "DUE.md").is_symlink()
+    assert "**Due: Fri 11 Dec 17:00 CET.**" in (outbound / "DUE.md").read_text()
+    assert not (exchange / COURSE / "outbound" / "02-overlap-math").exists()
+    assert due_notes.write(exchange, COURSE, rules) == {}          # unchanged: not rewritten
+    later = policy.Policy(A1, datetime.datetime(2026, 12, 12, 9, tzinfo=datetime.timezone.utc))
+    assert due_notes.write(exchange, COURSE, {A1: later}) == {A1: ""}
+    assert "**Due: Sat 12 Dec 09:00 UTC.**" in (outbound / "DUE.md").read_text()
+
+
+def test_the_root_grading_step_takes_names_not_paths(tmp_path):
+    """What the watcher may ask of the root side: an assignment of the course, and submissions
+    named as nbgrader names them after their own student; anything else is refused."""
+    from course.hub.service.grading_step import Refused, check
+
+    root = tmp_path / "course"
+    (root / "source" / A1).mkdir(parents=True)
+    good = f"{ADA}+{A1}+2026-12-04 10:00:00.000000 UTC"
+    check(root, A1, [[ADA, good], [ADA, good + "+AbC_9="]])
+    bad = [("../" + A1, []), ("02-overlap-math", []),
+           (A1, [["bo", good]]),                                   # Ada's, asked as Bo's
+           (A1, [[ADA, f"{ADA}+02-overlap-math+2026-12-04 10:00:00.000000 UTC"]]),
+           (A1, [[ADA, f"{ADA}+{A1}+../../etc"]]),
+           (A1, [[ADA, good + "+x/y"]]), (A1, [["../ada", "../ada+" + good[4:]]]),
+           (A1, [["Root", f"Root+{A1}+2026"]]), (A1, [[ADA]]), (A1, ["ada"])]
+    for assignment, submissions in bad:
+        try:
+            check(root, assignment, submissions)
+        except Refused:
+            continue
+        raise AssertionError(f"not refused: {assignment!r} {submissions!r}")
+
+
+def test_the_watcher_asks_the_root_side_by_names_over_its_socket(tmp_path):
+    """The two halves over a real socket pair: a request naming another student's submission
+    is refused and said to the watcher; the root side goes on answering; when the watcher's end
+    closes, the root side ends."""
+    import socket
+    import threading
+
+    from course.hub.service.grading_step import Refused, Remote, Root
+
+    root = tmp_path / "course"
+    (root / "source" / A1).mkdir(parents=True)
+    exchange = _exchange(tmp_path)
+    mine, theirs = socket.socketpair()
+    with open(tmp_path / "service.log", "w") as log:
+        side = Root(mine, root, exchange, COURSE, 1, 60, log)
+        ended = []
+        thread = threading.Thread(target=lambda: ended.append(side.run()))
+        thread.start()
+        remote = Remote(theirs)
+        stolen = inbox.Arrival("bo", A1, datetime.datetime.now(datetime.timezone.utc),
+                               f"{ADA}+{A1}+2026-12-04 10:00:00.000000 UTC")
+        try:
+            remote.place(root, exchange, COURSE, [stolen])
+            raise AssertionError("another student's submission was placed")
+        except Refused as refused:
+            assert "is not a submission of 'bo'" in str(refused)
+        gone = inbox.Arrival(ADA, A1, stolen.timestamp, stolen.name)   # hers, but not there
+        (placed,) = remote.place(root, exchange, COURSE, [gone])
+        assert placed.fingerprint == "" and "could not be read" in placed.left_out
+        remote.reader.close()
+        theirs.close()
+        thread.join(10)
+    assert ended == [0] and not (root / "submitted" / "bo").exists()

@@ -15,7 +15,6 @@ Identifiers (``fix_for_torn_rule``, ``predicted_numbers_torn``) are names fixed 
 are not prose; they are left out.
 """
 import re
-from pathlib import Path
 
 import nbformat
 import pytest

@@ -18,6 +18,7 @@ from course.hub.roster import Class
 FIRST_UID = 1000                 # below it, the system's accounts (Debian's UID_MIN)
 GRADERS = "course-graders"
 STUDENTS = "course-students"
+SERVICE_ACCOUNT = "course-grader"   # the grading service's own account (in GRADERS)
 
 
 @dataclass
@@ -79,12 +80,26 @@ def make_accounts(people: Class, graders: str = GRADERS, students: str = STUDENT
     return made
 
 
+def ensure_service_account(name: str, graders: str = GRADERS) -> bool:
+    """The grading service's own account (no password, no login, no home), in the graders'
+    group: it reads submissions and writes feedback pages as a grader does. True if made now."""
+    ensure_group(graders)
+    if exists(name):
+        _run("usermod", "--append", "--groups", graders, name)
+        return False
+    _run("useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
+         "--shell", "/usr/sbin/nologin", "--groups", graders,
+         "--comment", "the course's grading service", name)
+    return True
+
+
 def remove_accounts(names: list[str], groups: list[str] = ()) -> None:
     """Remove these accounts with their homes, then these groups (a class that ended, or a
     test's throwaway ones)."""
     for name in names:
-        if exists(name):
-            _run("userdel", "--remove", name)
+        if exists(name):  # a system account (the service's) has no home or mail to remove
+            system = pwd.getpwnam(name).pw_uid < FIRST_UID
+            _run("userdel", *([] if system else ["--remove"]), name)
     for group in groups:
         try:
             grp.getgrnam(group)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from course.hub import paths
-from course.hub.accounts import GRADERS, STUDENTS
+from course.hub.accounts import GRADERS, SERVICE_ACCOUNT as ACCOUNT, STUDENTS
 
 
 def add_commands(commands) -> None:
@@ -24,6 +24,8 @@ def add_commands(commands) -> None:
                           help=f"the instructor's and TAs' group (default {GRADERS})")
     accounts.add_argument("--students-group", default=STUDENTS,
                           help=f"the students' group (default {STUDENTS})")
+    accounts.add_argument("--service-account", default=ACCOUNT,
+                          help=f"the grading service's own account (default {ACCOUNT})")
     start = steps.add_parser("start", help="run JupyterHub for the class made by `hub accounts`")
     start.add_argument("--ip", default="0.0.0.0", help="address to serve on (default: all)")
     start.add_argument("--port", type=int, default=8000)
@@ -38,6 +40,9 @@ def add_commands(commands) -> None:
                          help="seconds one student may take in all (default 600)")
     service.add_argument("--poll", type=float, default=1.0,
                          help="seconds between looks at the exchange (default 1)")
+    service.add_argument("--account", default=ACCOUNT,
+                         help=f"the account it watches and writes pages as (default {ACCOUNT}, "
+                              "made by `hub accounts`); only the grading step stays root")
     for step in (accounts, start, service):
         step.add_argument("--course", type=Path, default=paths.ROOT,
                           help="the course's checkout (default: this one)")
@@ -59,23 +64,28 @@ def service(args) -> int:
     from course.hub.service.loop import serve
 
     return serve(args.course.resolve(), args.exchange, args.state / "grading-service",
-                 args.jobs, args.budget, args.poll)
+                 args.jobs, args.budget, args.poll, args.account)
 
 
 def accounts(args) -> int:
     from course.grading.course_dir import COURSE_ID
     from course.hub import course_folder, exchange_folders
-    from course.hub.accounts import make_accounts
+    from course.hub.accounts import ensure_service_account, make_accounts
     from course.hub.roster import read_class
 
     try:
         people = read_class(args.roster, args.instructor, args.ta)
+        if args.service_account in people.everyone:
+            raise ValueError(f"{args.service_account} is the grading service's account, not a "
+                             "person of the class (--service-account names another)")
         made = make_accounts(people, args.graders_group, args.students_group)
-    except (OSError, ValueError) as error:
+        ensure_service_account(args.service_account, args.graders_group)
+    except (OSError, ValueError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(f"accounts: {len(made.created)} made, {len(made.kept)} already there "
-          f"({len(people.graders)} graders, {len(people.students)} students)")
+          f"({len(people.graders)} graders, {len(people.students)} students); the grading "
+          f"service's: {args.service_account}")
     args.state.mkdir(parents=True, exist_ok=True)
     args.state.chmod(0o711)
     if made.created:
@@ -93,7 +103,7 @@ def accounts(args) -> int:
     roster = os.open(args.state / "class.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(roster, "w") as handle:  # the class's names: root's alone, like the roster
         json.dump({"instructor": people.instructor, "tas": people.tas,
-                   "students": people.students}, handle)
+                   "students": people.students, "service": args.service_account}, handle)
     return 0
 
 
@@ -109,7 +119,8 @@ def server_settings(args):
         graders=graders, admins=[people["instructor"]], state=str(args.state),
         python_bin=str(paths.CLASS_BIN), proxy=str(paths.PROXY), ip=args.ip, port=args.port,
         hub_port=args.hub_port, proxy_api_port=args.proxy_api_port,
-        allowed=[*graders, *people["students"]], course_python=str(paths.COURSE_PYTHON if paths.COURSE_PYTHON.exists()
+        allowed=[*graders, *people["students"]], service_account=people.get("service", ACCOUNT),
+        course_python=str(paths.COURSE_PYTHON if paths.COURSE_PYTHON.exists()
                                                    else sys.executable))
 
 

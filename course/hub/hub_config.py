@@ -46,6 +46,7 @@ class ClassServer:
     proxy_api_port: int = 8001
     allowed: list[str] = field(default_factory=list)
     course_python: str = ""      # runs the grading service (none when "")
+    service_account: str = SERVICE   # the account the service watches as (docs/class-server.md)
 
 
 def _settings_folder(folder: Path, server: ClassServer, grader: bool) -> None:
@@ -125,12 +126,12 @@ def configure(c, server: ClassServer) -> None:
 
 def grading_service(server: ClassServer) -> dict:
     """The grading service as a managed service: JupyterHub starts it with its own API token,
-    restarts it if it dies and stops it with the hub. It runs as the hub's user, root, because
-    grading needs root today (docs/class-server.md)."""
+    restarts it if it dies and stops it with the hub. JupyterHub starts it as root; it keeps
+    root only for its grading step, and watches as ``service_account`` (docs/class-server.md)."""
     return {"name": SERVICE,
             "command": [server.course_python, "-m", "course", "hub", "service",
                         "--course", server.course_root, "--exchange", server.exchange,
-                        "--state", server.state],
+                        "--state", server.state, "--account", server.service_account],
             "cwd": server.course_root,
             "environment": {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
             "display": False}

@@ -31,6 +31,7 @@ A1 = "01-packing-by-hand"
 TAG = secrets.token_hex(3)
 INSTRUCTOR, STUDENT = f"tsli{TAG}", f"tsls{TAG}"
 GRADERS, STUDENTS = f"tslg{TAG}", f"tslsg{TAG}"
+SERVICE = f"tslc{TAG}"   # the grading service's own account
 
 require_for_module(None if os.geteuid() == 0 else "needs root (it makes Unix accounts and "
                    "JupyterHub spawns each server as its user)", "the grading service in the lab")
@@ -53,7 +54,8 @@ def hub():
                    "--state", str(tmp / "state")]
         made = subprocess.run([str(CLASS_BIN / "python"), "-m", "course", "hub", "accounts",
                                str(tmp / "roster.csv"), "--instructor", INSTRUCTOR, *folders,
-                               "--graders-group", GRADERS, "--students-group", STUDENTS],
+                               "--graders-group", GRADERS, "--students-group", STUDENTS,
+                               "--service-account", SERVICE],
                               capture_output=True, text=True, timeout=120, check=False)
         assert made.returncode == 0, made.stdout + made.stderr
         passwords = dict(line.split(",", 1) for line in
@@ -73,7 +75,7 @@ def hub():
     finally:
         if process is not None:
             _stop(process, people)
-        accounts.remove_accounts(people, [GRADERS, STUDENTS])
+        accounts.remove_accounts([*people, SERVICE], [GRADERS, STUDENTS])
         if (tmp / "state" / "jupyterhub.log").is_file():  # for a look after a failure
             shutil.copy(tmp / "state" / "jupyterhub.log",
                         ARTIFACTS / "grading-service-lab-jupyterhub.log")

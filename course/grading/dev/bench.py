@@ -22,6 +22,10 @@
 * ``--cluster``: the same class graded by the local command (``--jobs 1``, ``--jobs 2``) and on
   a Dask cluster of this machine (a scheduler and one, then two, workers as processes, over TLS):
   seconds per submission, and what a task costs beyond the local command's work;
+* ``--service`` (as root; not part of the default run): the class server's grading service,
+  submit-to-feedback for one student (median, 95th percentile over ``--service-times``) and a
+  burst of ``--service-students`` within a minute, beside the batch's per-student time in the
+  same run (``bench_service.py``);
 * the students' wheel: its size, its install into a fresh venv (with ipykernel and nbclient,
   pip's cache warm) and run-all of every solved release notebook there
   (``--student-wheel-only`` measures just this).
@@ -43,7 +47,7 @@ import nbformat
 from course.grading.batch import pool as batch
 from course.grading.attempts import attempts
 from course.grading.batch.workers import default_jobs
-from course.grading.dev import bench_graders
+from course.grading.dev import bench_graders, bench_service
 from course.grading.dev import run_notebooks as notebook_runner
 from course.grading.dev.figures import PERFORMANCE, Figures
 from course.grading.course_dir import A1, BIN, ROOT, assignments, nbgrader, notebooks, tool_env
@@ -528,10 +532,20 @@ def main(argv=None) -> None:
                         help="only honest classmates graded beside a sleeper and a CPU burner")
     parser.add_argument("--cluster", action="store_true",
                         help="only the local command against a Dask cluster of this machine")
+    parser.add_argument("--service", action="store_true",
+                        help="only the class server's grading service beside the batch (root)")
+    parser.add_argument("--service-students", type=int, default=50,
+                        help="students of --service: one alone, then the rest in a burst")
+    parser.add_argument("--service-times", type=int, default=10,
+                        help="submissions of --service's one student, one after another")
     args = parser.parse_args(argv)
     jobs = args.jobs or default_jobs()  # for the widget notebooks' stall count
     figures = Figures(argv=argv)
-    if args.cluster:
+    if args.service:
+        for line in bench_service.report(args.service_students, args.service_times,
+                                         args.jobs or 2):
+            figures.add("service", "Feedback when a student submits: the grading service", line)
+    elif args.cluster:
         _cluster_figures(figures, args.students)
     elif args.judge_only:
         _judge_figures(figures)

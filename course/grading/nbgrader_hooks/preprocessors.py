@@ -10,7 +10,6 @@ import secrets
 import traceback
 
 import fastjsonschema
-import nbformat
 from jsonschema.exceptions import best_match
 from jsonschema.validators import validator_for
 from nbgrader.nbgraderformat import MetadataValidator, ValidationError

@@ -5,18 +5,22 @@ round, with the TA's command: ``rounds``), and put each student's feedback where
 output (JupyterHub's log, for a managed service); the grading runs' own output goes to
 ``service.log`` in its state folder.
 
-It runs as root: grading needs root today (the sandbox's bubblewrap, cgroups and per-kernel
-uids). Everything it reads or writes in a folder a student owns is opened by descriptor with
-no link followed (``inbox``, ``pages``).
+Only the grading step runs as root (the sandbox's bubblewrap, cgroups and per-kernel uids):
+``serve`` splits the service (``grading_step``), and this loop runs as the service's own
+account, asking the root side by names to put submissions in place and grade them.
+Everything it reads or writes in a folder a student owns is opened by descriptor with no link
+followed (``inbox``, ``pages``).
 """
 import datetime
 import os
+import pwd
 import signal
 import time
 from pathlib import Path
 
 from course.grading.intake.misplaced import release_notebooks
-from course.hub.service import inbox, pages, policy, rounds
+from course.hub.accounts import SERVICE_ACCOUNT
+from course.hub.service import due_notes, grading_step, inbox, pages, policy
 from course.hub.service.ledger import Entry, Ledger, next_slot
 
 ATTEMPTS = 3   # rounds a submission may fail to be graded (not the student's fault) before a TA is told
@@ -26,9 +30,9 @@ class Service:
     """The service's state between looks: the policies, the ledger, what is to be put back."""
 
     def __init__(self, root: Path, exchange: Path, course: str, state: Path, jobs: int = 2,
-                 budget: float = 600, progress=print):
+                 budget: float = 600, progress=print, grader=grading_step.Local):
         self.root, self.exchange, self.course, self.state = root, exchange, course, state
-        self.jobs, self.budget, self.say = jobs, budget, progress
+        self.jobs, self.budget, self.say, self.grader = jobs, budget, progress, grader
         state.mkdir(parents=True, exist_ok=True)
         state.chmod(0o700)
         self.ledger = Ledger(state / "ledger.json")
@@ -37,6 +41,7 @@ class Service:
         self.policy_problem = ""
         self.tries: dict[str, int] = {}
         self.busy: set[str] = set()    # assignments a grading run held at the last look
+        self.due_problems: dict[str, str] = {}   # what kept DUE.md out, said once
         self.stopping = False
 
     def run(self, poll: float = 1.0) -> int:
@@ -60,6 +65,16 @@ class Service:
     def step(self) -> None:
         """One look at the exchange, and one round per assignment with work to do."""
         self._read_policies()
+        for assignment, problem in due_notes.write(self.exchange, self.course,
+                                                   self.policies).items():
+            if not problem:
+                self.say(f"{assignment}: {due_notes.NAME} put in its release in the exchange "
+                         "(students who fetch it see the due date)", flush=True)
+            elif self.due_problems.get(assignment) != problem:
+                self.say(f"problem: {assignment}: {due_notes.NAME} cannot be put in its release "
+                         f"in the exchange ({problem}): release it again from a grader's "
+                         "account (graders share it)", flush=True)
+            self.due_problems[assignment] = problem
         self._notice()
         self._due_dates_passed()
         for assignment in sorted(self.policies):
@@ -119,7 +134,7 @@ class Service:
         chosen.update(back)
         if not chosen:
             return
-        placed = rounds.place(self.root, self.exchange, self.course,
+        placed = self.grader.place(self.root, self.exchange, self.course,
                               [_arrival(e) for e in chosen.values()])
         if placed is None:  # a TA's batch holds the assignment: next time
             if assignment not in self.busy:
@@ -131,12 +146,14 @@ class Service:
         self.busy.discard(assignment)
         by_student = {p.arrival.student: p for p in placed}
         finished: set[str] = set()
+        unshown: list[str] = []
 
         def settle(student: str) -> None:
             """The gradebook's word on one placed submission, as soon as it is in."""
             done = by_student[student]
             finished.add(student)
-            outcome, graded_from = rounds.recorded(self.root, assignment).get(student, (None, ""))
+            outcome, graded_from = self.grader.recorded(self.root, assignment).get(
+                student, (None, ""))
             if student in putting_back:
                 if graded_from and graded_from == done.fingerprint:
                     chosen[student].put_back = False
@@ -149,20 +166,26 @@ class Service:
                 self._not_yet(entry, done.left_out or "the grading run did not record it "
                               f"(see {self.state / 'service.log'})")
                 return
+            if outcome.fault:  # the grader's doing, never the student's: graded again
+                self._not_yet(entry, f"the grader failed: {str(outcome.reason)[:200]}")
+                return
             entry.state, entry.graded_at, entry.fingerprint = "graded", time.time(), graded_from
             entry.score, entry.max_score, entry.status = (outcome.score, outcome.max_score,
                                                           str(outcome.status))
-            self._show(entry, rule)
+            if not self._show(entry, rule):
+                unshown.append(student)
             self._counting(entry, rule)
             self.ledger.save()
 
         readable = [p.arrival.student for p in placed if p.fingerprint]
         if readable:
-            rounds.grade(self.root, assignment, readable, self.jobs, self.budget, self.log,
-                         settle)
+            self.grader.grade(self.root, assignment, readable, self.jobs, self.budget,
+                              self.log, settle)
         for student in by_student:  # kept (a batch graded it first), or not graded at all
             if student not in finished:
                 settle(student)
+        for student in unshown:  # its page (not graded) was written as the command ended
+            self._show(chosen[student], rule)
         self.ledger.save()
 
     def _not_yet(self, entry: Entry, why: str) -> None:
@@ -178,31 +201,34 @@ class Service:
                  flush=True)
         secret = inbox.secret(self.exchange, self.course, _arrival(entry))
         for notebook in release_notebooks(self.root, entry.assignment) if secret else []:
+            title = pages.notebook_title(self.root, entry.assignment, notebook)
             self._release(entry.student, secret, notebook, pages.page(
-                f"{Path(notebook).stem}: not graded yet", "<p>Your submission is kept, but the "
+                f"{title}: not graded yet", "<p>Your submission is kept, but the "
                 "grader could not grade it now (not because of your work): your TA was told and "
                 "grades it. This page is replaced by its feedback then.</p>"))
 
-    def _show(self, entry: Entry, rule: policy.Policy) -> None:
+    def _show(self, entry: Entry, rule: policy.Policy) -> bool:
         """Release the graded submission's pages: early before the due date, else the course's."""
         secret = inbox.secret(self.exchange, self.course, _arrival(entry))
         if secret is None:
             self.say(f"problem: {entry.student}'s submission {entry.name} has no readable "
                      "submission_secret.txt: no feedback page can be named for it", flush=True)
-            return
+            return True   # said: nothing to try again
         now = datetime.datetime.now(datetime.timezone.utc)
         early = rule.before_due != "full" and rule.before_due_for(entry.student, now)
         due = rule.due_for(entry.student)
         due_html = pages.due_line(rule.shown(due) if due else None,
                                   entry.student in rule.extensions)
-        kind = ""
+        kind, released = "", 0
         for notebook in release_notebooks(self.root, entry.assignment):
             html = pages.early_page(self.root, entry.student, entry.assignment, notebook,
                                     rule.before_due, due_html, rule.shown(due)) if early else None
             kind = "early" if html else "full"
             html = html or pages.course_page(self.root, entry.student, entry.assignment, notebook)
             if html is not None:
-                self._release(entry.student, secret, notebook, html)
+                released += self._release(entry.student, secret, notebook, html)
+        if not released:  # its page (a not-graded one) is written as the command ends: then
+            return False
         entry.page = kind
         entry.latency = time.time() - datetime.datetime.fromisoformat(entry.submitted).timestamp()
         score = (f"{entry.score:g}/{entry.max_score:g}" if entry.score is not None
@@ -210,14 +236,17 @@ class Service:
         self.say(f"{entry.student}: {entry.assignment} of {_clock(entry.submitted)} "
                  f"{entry.status} ({score}); {kind} feedback released "
                  f"{entry.latency:.1f} s after the submission", flush=True)
+        return True
 
-    def _release(self, student: str, secret: str, notebook: str, html: str) -> None:
+    def _release(self, student: str, secret: str, notebook: str, html: str) -> bool:
         """``pages.release``; a folder the student broke is said, and the service goes on."""
         try:
             pages.release(self.exchange, self.course, student, secret, notebook, html)
+            return True
         except OSError as error:
             self.say(f"problem: {student}'s feedback folder in the exchange cannot take their "
                      f"page ({error.strerror or error}): has it been changed?", flush=True)
+            return False
 
     def _wait(self, entry: Entry, rule: policy.Policy, opens: float) -> None:
         """Over the limit: kept queued, with a page saying when it is graded."""
@@ -233,8 +262,9 @@ class Service:
                                   entry.student in rule.extensions)
         if secret is not None:
             for notebook in release_notebooks(self.root, entry.assignment):
+                title = pages.notebook_title(self.root, entry.assignment, notebook)
                 self._release(entry.student, secret, notebook,
-                              pages.waiting_page(Path(notebook).stem, entry.assignment,
+                              pages.waiting_page(title, entry.assignment,
                                                  rule.shown(opens_at), limits, due_html))
         self.say(f"{entry.student}: {entry.assignment} of {_clock(entry.submitted)} waits: "
                  f"limit reached ({limits}), next at {rule.shown(opens_at)}", flush=True)
@@ -268,7 +298,7 @@ class Service:
                       and not rule.before_due_for(e.student, now)]
             if not passed:
                 continue
-            records = rounds.recorded(self.root, assignment)
+            records = self.grader.recorded(self.root, assignment)
             for entry in passed:
                 if records.get(entry.student, (None, ""))[1] != entry.fingerprint:
                     entry.page = "early, not counted"  # not the one the gradebook holds
@@ -293,10 +323,35 @@ def _clock(iso: str) -> str:
     return f"{datetime.datetime.fromisoformat(iso):%H:%M:%S}"
 
 
-def serve(root: Path, exchange: Path, state: Path, jobs: int, budget: float, poll: float) -> int:
+def serve(root: Path, exchange: Path, state: Path, jobs: int, budget: float, poll: float,
+          account: str = SERVICE_ACCOUNT) -> int:
+    """The service: as ``account`` for all but the grading step, which stays root; with
+    ``account`` "", all of it as root (``grading_step``)."""
     from course.grading.course_dir import course_id
 
     if os.geteuid() != 0:
-        print("error: the grading service runs as root (the grader's sandbox needs it)")
+        print("error: the grading service starts as root (the grader's sandbox needs it)")
         return 2
-    return Service(root, exchange, course_id(root), state, jobs, budget).run(poll)
+    course = course_id(root)
+    if not account:
+        return Service(root, exchange, course, state, jobs, budget).run(poll)
+    try:
+        pwd.getpwnam(account)
+    except KeyError:
+        print(f"error: no account {account} for the grading service: run `python -m course hub "
+              "accounts` again (it makes it)", flush=True)
+        return 2
+    state.mkdir(parents=True, exist_ok=True)
+    log = open(state / "service.log", "a", encoding="utf-8")  # noqa: SIM115 — root's, kept open
+
+    def watcher(channel) -> int:
+        grading_step.drop_to(account, exchange / course / "outbound")
+        service = Service(root, exchange, course, state, jobs, budget,
+                          grader=grading_step.Remote(channel))
+        service.say(f"grading service: watching as {account}; grading as root", flush=True)
+        return service.run(poll)
+
+    def root_side(channel) -> int:
+        return grading_step.Root(channel, root, exchange, course, jobs, budget, log).run()
+
+    return grading_step.split(account, state, watcher, root_side)

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from course.grading.failures import task_headings
-from course.grading.submissions import (grade_id, is_test_cell, open_below, read_quickly,
+from course.grading.feedback.summary import heading_html, plain_heading
+from course.grading.failures import heading, task_headings
+from course.grading.submissions import (grade_id, is_answer, is_test_cell, open_below, read_quickly,
                                         student_notebooks)
 from course.lessons._kit import failed_case
 
@@ -40,15 +41,39 @@ def page(title: str, body: str) -> str:
     return PAGE.format(title=escape(title), style=STYLE, body=body)
 
 
+def title_of(nb, notebook: str) -> str:
+    """What a student calls the notebook: its first heading ("Assignment 1 · Packing by hand"),
+    without its points or backticks; the file's name when it has none."""
+    for cell in nb.cells if nb is not None else []:
+        if cell.cell_type == "markdown":
+            found = next((h for line in _text(cell.source).splitlines() if (h := heading(line))),
+                         None)
+            if found:
+                return plain_heading(found)
+    return Path(notebook).stem
+
+
+def notebook_title(root: Path, assignment: str, notebook: str) -> str:
+    """``title_of`` the released notebook (the one the student fetched), else the source's."""
+    for kind in ("release", "source"):
+        path = root / kind / assignment / notebook
+        if path.is_file():
+            try:
+                return title_of(read_quickly(path), notebook)
+            except Exception:
+                break
+    return Path(notebook).stem
+
+
 def due_line(due_text: str | None, extended: bool) -> str:
     if due_text is None:
         return "<p>This assignment has no due date.</p>"
     return (f"<p>Due: <b>{escape(due_text)}</b>{' (your extension)' if extended else ''}.</p>")
 
 
-def waiting_page(notebook: str, assignment: str, next_text: str, limit_text: str,
+def waiting_page(title: str, assignment: str, next_text: str, limit_text: str,
                  due: str) -> str:
-    return page(f"{notebook}: not graded yet", (
+    return page(f"{title}: not graded yet", (
         f"<p>Not graded yet: limit reached ({escape(limit_text)}), next at "
         f"<b>{escape(next_text)}</b>.</p>"
         f"<p>Your submission of <b>{escape(assignment)}</b> is kept, not lost: it is graded "
@@ -72,6 +97,9 @@ def visible_checks(graded, source, release) -> Checks:
     headings = task_headings(graded)
     tests = [grade_id(c) for c in graded.cells if is_test_cell(c) and grade_id(c)]
     per_task = Counter(headings.get(gid) or gid for gid in tests)
+    stubs = {headings.get(grade_id(c)) for c in graded.cells if is_answer(c) and any(
+        o.get("output_type") == "error" and o.get("ename") == "NotImplementedError"
+        for o in c.get("outputs", []))}   # tasks whose answer cell still raises the stub's error
     seen: Counter = Counter()
     lines, passed = [], 0
     for cell in graded.cells:
@@ -80,7 +108,7 @@ def visible_checks(graded, source, release) -> Checks:
             continue
         task = headings.get(gid) or gid
         seen[task] += 1
-        where = escape(task) + (f", test {seen[task]} of {per_task[task]}"
+        where = heading_html(task) + (f", test {seen[task]} of {per_task[task]}"
                                 if per_task[task] > 1 else "")
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         hidden = gid in hidden_cells
@@ -91,12 +119,17 @@ def visible_checks(graded, source, release) -> Checks:
         error = errors[0]
         text = str(error.get("evalue", ""))[:failed_case.PARSED_CHARACTERS]
         stated = failed_case.parse(text)
+        ename = str(error.get("ename", "an error"))[:80]
         if stated is None:  # no case named: the student's code or a name it lacks, whose name only
-            lines.append(f'<li><span class="fail">✗</span> {where}: the checks stopped with '
-                         f"{escape(str(error.get('ename', 'an error'))[:80])}</li>")
+            said = (failed_case.NOT_WRITTEN if ename == "NotImplementedError" or task in stubs
+                    else f"the checks stopped with {ename}")
+            lines.append(f'<li><span class="fail">✗</span> {where}: {escape(said)}</li>')
         elif not hidden or _written_in(stated.case, visible_text.get(gid, "")):
-            lines.append(f'<li><span class="fail">✗</span> {where}: a visible check failed'
-                         f"<blockquote>{escape(text[:4000])}</blockquote></li>")
+            stub = task in stubs or failed_case.as_read(stated.case, stated.problem) != stated.case
+            lines.append(f'<li><span class="fail">✗</span> {where}: '
+                         + ("not written yet (it raises NotImplementedError)" if stub
+                            else "a visible check failed")
+                         + f"<blockquote>{escape(text[:4000])}</blockquote></li>")
         else:  # a hidden check failed: the visible ones passed
             lines.append(f'<li><span class="pass">✓</span> {where}: visible checks pass</li>')
     return Checks(lines, passed, len(hidden_cells))
@@ -128,8 +161,7 @@ def early_page(root: Path, student: str, assignment: str, notebook: str, before_
     else:
         hidden = ("<p>Hidden checks and your score are shown after the due date"
                   f"{' (' + escape(after) + ')' if after else ''}.</p>")
-    stem = Path(notebook).stem
-    return page(f"{stem}: early feedback", (
+    return page(f"{title_of(release, notebook)}: early feedback", (
         f"<p>Your submission of <b>{escape(assignment)}</b> was graded. Before the due date this "
         "page shows the checks you can see in your notebook; the full feedback replaces it "
         "after the due date (fetch the feedback again then).</p>" + due
@@ -144,7 +176,14 @@ def release(exchange: Path, course: str, student: str, secret: str, notebook: st
     from nbgrader.utils import notebook_hash
 
     name = notebook_hash(secret=secret, notebook_id=Path(notebook).stem) + ".html"
-    folder = open_below(exchange, (course, "feedback", student))
+    write_below(exchange, (course, "feedback", student), name, html)
+
+
+def write_below(top: Path, folders: tuple[str, ...], name: str, text: str) -> None:
+    """Write ``text`` as ``top/folders…/name`` (mode 0644): beside it, then renamed over it,
+    every folder opened by descriptor with no link followed (a link planted at ``name`` is
+    replaced, never followed)."""
+    folder = open_below(top, folders)
     temporary = f".{name}.{os.getpid()}.tmp"
     try:
         try:
@@ -154,26 +193,32 @@ def release(exchange: Path, course: str, student: str, secret: str, notebook: st
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
                      | os.O_CLOEXEC, 0o644, dir_fd=folder)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(html)
+            handle.write(text)
             os.fchmod(handle.fileno(), 0o644)
         os.rename(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
     finally:
         os.close(folder)
 
 
-def course_page(root: Path, student: str, assignment: str, notebook: str) -> str | None:
-    """The course's own feedback page of ``notebook`` (written by the grading worker, or the
-    not-graded page), read without following a link; None when there is none."""
+def read_below(top: Path, folders: tuple[str, ...], name: str) -> str | None:
+    """The text of ``top/folders…/name``, read without following a link; None when there is
+    none (or it cannot be opened)."""
     try:
-        folder = open_below(root / "feedback", (student, assignment))
+        folder = open_below(top, folders)
     except OSError:
         return None
     try:
-        fd = os.open(Path(notebook).stem + ".html",
-                     os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=folder)
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+                     dir_fd=folder)
     except OSError:
         return None
     finally:
         os.close(folder)
     with os.fdopen(fd, "r", encoding="utf-8", errors="replace") as handle:
         return handle.read()
+
+
+def course_page(root: Path, student: str, assignment: str, notebook: str) -> str | None:
+    """The course's own feedback page of ``notebook`` (written by the grading worker, or the
+    not-graded page), read without following a link; None when there is none."""
+    return read_below(root / "feedback", (student, assignment), Path(notebook).stem + ".html")
