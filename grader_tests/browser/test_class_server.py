@@ -41,6 +41,7 @@ COURSE = "tearing-the-book"
 TAG = secrets.token_hex(3)
 INSTRUCTOR, STUDENT = f"tbhi{TAG}", f"tbhs{TAG}"
 GRADERS, STUDENTS = f"tbhg{TAG}", f"tbhsg{TAG}"  # throwaway groups, not the machine's own
+SERVICE = f"tbhc{TAG}"   # the grading service's own account (course-grader on a class server)
 
 require_for_module(None if os.geteuid() == 0 else "needs root (it makes Unix accounts and "
                    "JupyterHub spawns each server as its user)", "the class server")
@@ -107,7 +108,8 @@ def hub():
                    "--state", str(tmp / "state")]
         made = subprocess.run([str(CLASS_BIN / "python"), "-m", "course", "hub", "accounts",
                                str(tmp / "roster.csv"), "--instructor", INSTRUCTOR, *folders,
-                               "--graders-group", GRADERS, "--students-group", STUDENTS],
+                               "--graders-group", GRADERS, "--students-group", STUDENTS,
+                               "--service-account", SERVICE],
                               capture_output=True, text=True, timeout=120, check=False)
         assert made.returncode == 0, made.stdout + made.stderr
         passwords = dict(line.split(",", 1) for line in
@@ -133,7 +135,7 @@ def hub():
     finally:
         if process is not None:
             _stop(process, people)
-        accounts.remove_accounts(people, [GRADERS, STUDENTS])
+        accounts.remove_accounts([*people, SERVICE], [GRADERS, STUDENTS])
         for name in ("state/jupyterhub.log", "hub-start.log"):  # for a look after a failure
             if (tmp / name).is_file():
                 shutil.copy(tmp / name, ARTIFACTS / f"class-server-{Path(name).name}")

@@ -50,6 +50,7 @@ TAG = secrets.token_hex(3)
 INSTRUCTOR, TA = f"tdi{TAG}", f"tdt{TAG}"
 ADA, BO = f"tdada{TAG}", f"tdbo{TAG}"          # ADA's manual points are entered; BO's are not
 GRADERS, STUDENTS = f"tdg{TAG}", f"tdsg{TAG}"
+SERVICE = f"tdsc{TAG}"   # the grading service's own account (course-grader on a class server)
 MANUAL = {"verdict": 8, "card_reasons": 5}    # of 10 and 6
 AUTOGRADED_PARTLY = 35                        # ADA's autograded points, of 42
 
@@ -82,7 +83,7 @@ def hub():
         made = subprocess.run([str(CLASS_BIN / "python"), "-m", "course", "hub", "accounts",
                                str(tmp / "roster.csv"), "--instructor", INSTRUCTOR, "--ta", TA,
                                *folders, "--graders-group", GRADERS,
-                               "--students-group", STUDENTS],
+                               "--students-group", STUDENTS, "--service-account", SERVICE],
                               capture_output=True, text=True, timeout=120, check=False)
         assert made.returncode == 0, made.stdout + made.stderr
         passwords = dict(line.split(",", 1) for line in
@@ -104,7 +105,7 @@ def hub():
     finally:
         if process is not None:
             _stop(process, people)
-        accounts.remove_accounts(people, [GRADERS, STUDENTS])
+        accounts.remove_accounts([*people, SERVICE], [GRADERS, STUDENTS])
         for name in ("state/jupyterhub.log", "hub-start.log"):  # for a look after a failure
             if (tmp / name).is_file():
                 shutil.copy(tmp / name, ARTIFACTS / f"ta-day-{Path(name).name}")
