@@ -144,9 +144,12 @@ def test_the_early_page_reads_as_the_notebook_does(tmp_path):
     assert "`" not in page and "2b · <code>chunk_sizes(chunks)</code> (3 points)" in page
     assert ("<code>chunk_sizes(chunks)</code> (3 points): not written yet (it raises "
             "NotImplementedError)") in page
-    assert "Q4 · Can one question need two sections? (2 points): not written yet" in page
-    assert "Q2 · How big is each chunk? (2 points): a visible check failed" in page
+    assert "Q4 · Can one question need two sections? (2 points for committing: any valid answer): not written yet" in page
+    assert "Q2 · How big is each chunk? (2 points for committing: any valid answer): a visible check failed" in page
     assert "the checks stopped with NameError" in page   # Q3: no stub, a name it lacks
+    # a task whose test cells all passed is one line, not one per cell
+    assert page.count("<code>pack_paragraphs(paragraphs, max_words)</code>") == 1
+    assert "visible checks pass (5 of 5 test cells)" in page and ", test 1 of 5" not in page
 
 
 def test_the_due_date_is_put_in_the_release_students_fetch(tmp_path):

@@ -101,7 +101,7 @@ def visible_checks(graded, source, release) -> Checks:
         o.get("output_type") == "error" and o.get("ename") == "NotImplementedError"
         for o in c.get("outputs", []))}   # tasks whose answer cell still raises the stub's error
     seen: Counter = Counter()
-    lines, passed = [], 0
+    results, passed = [], 0   # (task, passed, list item) per test cell
     for cell in graded.cells:
         gid = grade_id(cell)
         if not is_test_cell(cell) or not gid:
@@ -114,7 +114,7 @@ def visible_checks(graded, source, release) -> Checks:
         hidden = gid in hidden_cells
         if not errors:
             passed += hidden
-            lines.append(f'<li><span class="pass">✓</span> {where}: visible checks pass</li>')
+            results.append((task, True, _item(True, f"{where}: visible checks pass")))
             continue
         error = errors[0]
         text = str(error.get("evalue", ""))[:failed_case.PARSED_CHARACTERS]
@@ -123,16 +123,36 @@ def visible_checks(graded, source, release) -> Checks:
         if stated is None:  # no case named: the student's code or a name it lacks, whose name only
             said = (failed_case.NOT_WRITTEN if ename == "NotImplementedError" or task in stubs
                     else f"the checks stopped with {ename}")
-            lines.append(f'<li><span class="fail">✗</span> {where}: {escape(said)}</li>')
+            results.append((task, False, _item(False, f"{where}: {escape(said)}")))
         elif not hidden or _written_in(stated.case, visible_text.get(gid, "")):
             stub = task in stubs or failed_case.as_read(stated.case, stated.problem) != stated.case
-            lines.append(f'<li><span class="fail">✗</span> {where}: '
-                         + ("not written yet (it raises NotImplementedError)" if stub
-                            else "a visible check failed")
-                         + f"<blockquote>{escape(text[:4000])}</blockquote></li>")
+            said = ("not written yet (it raises NotImplementedError)" if stub
+                    else "a visible check failed")
+            quoted = f"<blockquote>{escape(text[:4000])}</blockquote>"
+            results.append((task, False, _item(False, f"{where}: {said}{quoted}")))
         else:  # a hidden check failed: the visible ones passed
-            lines.append(f'<li><span class="pass">✓</span> {where}: visible checks pass</li>')
-    return Checks(lines, passed, len(hidden_cells))
+            results.append((task, True, _item(True, f"{where}: visible checks pass")))
+    return Checks(_one_line_per_passed_task(results, per_task), passed, len(hidden_cells))
+
+
+def _one_line_per_passed_task(results, per_task) -> list[str]:
+    """The list items, a task of several test cells that all passed said once ("5 of 5"),
+    a task with a failure cell by cell."""
+    failing = {task for task, ok, _ in results if not ok}
+    lines, said = [], set()
+    for task, ok, item in results:
+        if per_task[task] == 1 or task in failing:
+            lines.append(item)
+        elif task not in said:
+            said.add(task)
+            lines.append(_item(True, f"{heading_html(task)}: visible checks pass "
+                                     f"({per_task[task]} of {per_task[task]} test cells)"))
+    return lines
+
+
+def _item(ok: bool, html: str) -> str:
+    mark = '<span class="pass">✓</span>' if ok else '<span class="fail">✗</span>'
+    return f"<li>{mark} {html}</li>"
 
 
 def _text(source) -> str:
