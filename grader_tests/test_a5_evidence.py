@@ -167,6 +167,26 @@ def test_explorer_redraws_quickly_and_reports_a_broken_metric():
     assert box.summary.value.startswith("your recall function is not written yet")
 
 
+
+def test_explorer_prints_the_size_that_holds_per_strategy_for_the_card():
+    """Round 3's blind student spent ten minutes taking the card's defaults off the plot: the
+    summary prints, per strategy, the size whose recall holds and its why, ready to copy."""
+    import re
+    from course.lessons.evidence_explorer import evidence_explorer, sizes_for
+    recall, precision, iou = _reference_metrics()
+    box = evidence_explorer(recall, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS)}, k=2)
+    lines = re.search(r"<pre class='card-sizes'[^>]*>(.*?)</pre>", box.summary.value, re.S)
+    assert lines, box.summary.value
+    sizes = sizes_for(POLICY)
+    scores = {name: evidence.measure({"recall": recall}, chunker, POLICY, POLICY_QUESTIONS,
+                                     sizes, 2)["recall"]
+              for name, chunker in evidence.strategies(0.25).items()}
+    for name, (size, value) in evidence.holding_sizes(scores, sizes).items():
+        assert f"{name}: size {size} (tokens); why: recall held at {value:.2f} from {size} " \
+               "tokens up, top 2 chunks" in lines.group(1), (name, lines.group(1))
+    box.metric.value = "precision"
+    assert "card-sizes" not in box.summary.value
+
 # --- the real autograder ------------------------------------------------------------------
 
 REAL_WRONG = ["precision-union-of-chunks", "iou-set-union", "recall-no-value-error",

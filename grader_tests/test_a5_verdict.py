@@ -453,6 +453,20 @@ def test_real_docs_are_found_offline_with_headings_and_fences():
         real_docs.load("missing_readme.md", folder=tempfile.mkdtemp())
 
 
+
+def test_evidence_lines_are_parts_5_4_accepts():
+    """5.4's numbered lines: every piece is a verbatim part of two words or more and at most
+    400 characters (5.4's rules), so a part is copied from one line, and together they cover
+    most of the document's prose."""
+    for doc in real_docs.catalog()[:8] + [real_docs.load("tiktoken")]:
+        pieces = real_docs.evidence_lines(doc.text)
+        assert pieces and all(p in doc.text and len(p.split()) >= 2 and len(p) <= 400
+                              for p in pieces), doc.name
+        assert not any(p.lstrip().startswith("```") for p in pieces), doc.name
+    tiktoken = real_docs.evidence_lines(real_docs.load("tiktoken").text)
+    assert "pip install tiktoken" in tiktoken
+    assert "On average, in practice, each token corresponds to about 4 bytes." in tiktoken
+
 def test_fence_report_sees_a_cut_fence_and_a_whole_one():
     doc = "# T\n\nText.\n\n```py\na = 1\nb = 2\n```\n\nMore.\n\n~~~\nc\n~~~\n"
     fences = fence_check.code_fences(doc)
@@ -518,6 +532,29 @@ def test_exhibit_explorer_counts_the_answers_severed_and_marks_them():
     assert "answers severed: <b class='severed'>2</b> of 3" in box.view.value
     assert box.view.value.count("(severed)") >= 2
 
+
+
+def test_exhibit_explorer_prints_item_3_as_the_card_checks_it():
+    """Round 3's blind student spent ten minutes on the exhibit hunting with the slider and
+    pasting: the explorer names the sizes that sever an answer and prints item 3 ready to
+    copy, and a card holding exactly those lines passes item 3's check."""
+    fixed, _, _ = _reference_chunkers()
+    box = decision_card.exhibit_explorer(fixed, POLICY, LAB_QUERIES, size=180, overlap=40)
+    hint = re.search(r"sizes that sever one: ([\d, ]+)\.", box.view.value)
+    assert hint and "card-exhibit" not in box.view.value, box.view.value[:300]
+    sizes = [int(s) for s in hint.group(1).split(", ")]
+    assert 180 not in sizes and sizes == [s for s in range(50, 401, 10)
+                                          if decision_card.severed_queries(fixed(POLICY, s, 40),
+                                                                           POLICY, LAB_QUERIES)]
+    box.slider.value = sizes[0]
+    lines = re.search(r"<pre class='card-exhibit'[^>]*>(.*?)</pre>", box.view.value, re.S)
+    assert lines, box.view.value[:300]
+    from html import unescape
+    template = decision_card.TEMPLATE
+    section = template[template.index("fixed chunker settings"):template.index("## 4.")]
+    card = decision_card.parse_card(template.replace(section, unescape(lines.group(1)) + "\n\n"))
+    assert card.exhibit.size == sizes[0] and card.exhibit.chunk
+    assert decision_card.exhibit_problems(card, fixed, POLICY, LAB_QUERIES) == []
 
 # --- the source notebook runs clean, top to bottom ------------------------------------------
 

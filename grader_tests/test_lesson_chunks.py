@@ -75,3 +75,25 @@ def test_locate_trusts_a_chunks_offsets_only_when_they_point_at_its_body():
     assert locate(doc, [bodiless]) == [(0, 3)]                   # no body to check against
     assert locate(doc, [{"body": "x", "start": 5, "end": 99}]) == [None]  # past the end
     assert locate(doc, [{"start": 2, "end": 2}]) == [None]       # empty
+
+
+def test_edge_marks_say_what_damage_counts():
+    """Demonstration 1's marks under each chunk: a sentence is cut exactly when it is in no
+    chunk's "whole" list, and each cut sentence is marked ✂ at an edge of some chunk."""
+    from functools import partial
+
+    from course.lessons.boundary_damage import edge_marks
+    from course.lessons.documents import POLICY
+    from course.lessons.given_chunkers import given_fixed, given_recursive, given_sections
+    runs = [given_fixed(POLICY, 180, 40, length=len), given_recursive(POLICY, 180, length=len),
+            given_sections(POLICY, "policy.md", length=len, max_size=180),
+            partial(given_fixed, length=len)(POLICY, 120, 20)]
+    for chunks in runs:
+        marks = edge_marks(POLICY, chunks)
+        assert len(marks) == len(chunks)
+        whole = {n for line in marks for n in line.split(";")[0].removeprefix("whole: ").split(", ")}
+        cut = {str(n) for n, span in enumerate(sentence_spans(POLICY), start=1)
+               if span in damage(POLICY, chunks).cut}
+        assert cut and cut == {str(n) for n in range(1, 10)} - whole, (cut, marks)
+        for n in cut:
+            assert any(f"✂ {n} cut at its" in line or f"✂ only part of {n}" in line for line in marks)

@@ -75,3 +75,37 @@ def units_list(document: str) -> str:
         held = f"   [numbers: {', '.join(numbers)}]" if numbers else ""
         lines.append(f"{n}. {_loose(document[start:end])}{held}")
     return "\n".join(lines)
+
+
+def _overhang(sentence: str, chunk: str) -> tuple[bool, bool]:
+    """(chunk starts inside ``sentence``, chunk ends inside it), both loose: a proper suffix of
+    the sentence opens the chunk, or a proper prefix closes it (two characters or more)."""
+    starts = any(chunk.startswith(sentence[i:]) for i in range(1, len(sentence) - 1))
+    ends = any(chunk.endswith(sentence[:i]) for i in range(2, len(sentence)))
+    return starts, ends
+
+
+def edge_marks(document: str, chunks) -> list[str]:
+    """One line per chunk for demonstration 1: the sentences (numbered as in ``units_list``) it
+    holds whole, and those its edges cut, with their numbers. A sentence is cut only if it is
+    whole in no chunk: the student checks that across the lines instead of reading for it."""
+    spans = sentence_spans(document)
+    sentences = [_loose(document[s:e]) for s, e in spans]
+    numbers = [[m.group() for m in _NUMBER.finditer(document, s, e)] for s, e in spans]
+    lines = []
+    for chunk in chunks:
+        text = _loose(chunk_body(chunk))
+        whole, cut = [], []
+        for n, sentence in enumerate(sentences, start=1):
+            if sentence in text:
+                whole.append(str(n))
+                continue
+            inside = text in sentence
+            starts, ends = (False, False) if inside else _overhang(sentence, text)
+            where = "inside" if inside else "start" if starts else "end" if ends else None
+            if where:
+                held = f" [numbers: {', '.join(numbers[n - 1])}]" if numbers[n - 1] else ""
+                cut.append(f"✂ {n} cut at its {where}{held}" if where != "inside"
+                           else f"✂ only part of {n}{held}")
+        lines.append(f"whole: {', '.join(whole) or '—'}" + ("; " + "; ".join(cut) if cut else ""))
+    return lines

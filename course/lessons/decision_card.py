@@ -425,6 +425,27 @@ question:
 """
 
 
+def card_exhibit(chunks: list[str], document: str, questions, size: int, overlap: int) -> str | None:
+    """Item 3 of the card as it is to be pasted: the settings, the question and the first chunk
+    that holds a part of a severed answer whole; None when the run severs no answer."""
+    for query in severed_queries(chunks, document, questions):
+        chunk = next(c for c in chunks if any(p in c for p in query.evidence))
+        return (f"fixed chunker settings (characters): size = {size}, overlap = {overlap}\n"
+                f"question: {query.text}\n\n```text\n{chunk}\n```")
+    return None
+
+
+def severing_sizes(chunk_fixed, document: str, questions, overlap: int, sizes) -> list[int]:
+    """The ``sizes`` at which ``chunk_fixed(document, size, overlap)`` severs some answer."""
+    found = []
+    for size in sizes:
+        if overlap < size:
+            chunks = [c for c in chunk_fixed(document, size, overlap) if isinstance(c, str)]
+            if severed_queries(chunks, document, questions):
+                found.append(size)
+    return found
+
+
 @not_while_grading
 def exhibit_explorer(chunk_fixed, document, questions, size=180, overlap=40):
     """Size and overlap sliders over ``chunk_fixed(document, size, overlap)`` (the student's):
@@ -464,8 +485,22 @@ def exhibit_explorer(chunk_fixed, document, questions, size=180, overlap=40):
                     for q in questions if any(p in chunk for p in q.evidence)]
             rows.append(f"<tr><td>{i}</td><td><pre style='white-space:pre-wrap;margin:0'>"
                         f"{escape(chunk)}</pre></td><td>{'<br>'.join(held) or '—'}</td></tr>")
+        exhibit = card_exhibit(texts, document, questions, size_now, overlap_now)
+        if exhibit:
+            card = ("<p>For the card (item 3), copy these lines as they are:</p><pre class='card-"
+                    f"exhibit' style='white-space:pre-wrap'>{escape(exhibit)}</pre>")
+        else:
+            try:
+                with time_limit(2.0, "chunk_fixed"):
+                    sizes = severing_sizes(chunk_fixed, document, questions, overlap_now,
+                                           range(size_slider.min, size_slider.max + 1,
+                                                 size_slider.step))
+            except Exception:  # a chunker that fails at another size: no hint, the view stands
+                sizes = []
+            card = (f"<p class='severing-sizes'>No answer severed here. With overlap {overlap_now}, "
+                    f"sizes that sever one: {', '.join(map(str, sizes)) or 'none'}.</p>")
         elapsed = 1000 * (time.perf_counter() - started)
-        view.value = (f"<div>size <b class='size'>{size_now}</b>, overlap <b class='overlap'>"
+        view.value = card + (f"<div>size <b class='size'>{size_now}</b>, overlap <b class='overlap'>"
                       f"{overlap_now}</b>: <b class='chunk-count'>{len(chunks)}</b> chunks "
                       f"<small>({elapsed:.0f} ms)</small>; answers severed: <b class='severed'>"
                       f"{len(severed)}</b> of {len(questions)}</div><table class='exhibit-chunks'>"

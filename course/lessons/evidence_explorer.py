@@ -23,7 +23,7 @@ def sizes_for(document: str) -> list[int]:
     return [s for s in SIZES if s < total] + whole
 
 
-def _summary(results: dict, sizes, metric: str) -> str:
+def _summary(results: dict, sizes, metric: str, top: int | None = None) -> str:
     """Recall: the smallest size whose recall holds (an early spike is no size to pick);
     precision and IoU, which fall as chunks grow: where each is best."""
     scores = {name: results[name][metric] for name in STRATEGIES}
@@ -34,8 +34,18 @@ def _summary(results: dict, sizes, metric: str) -> str:
              "failed)" for name in STRATEGIES]
     if metric == "recall":
         return (f"smallest size whose recall holds (within {HOLDS} of its best at every larger "
-                "size): " + ", ".join(cells))
+                "size): " + ", ".join(cells) + card_lines(held, top))
     return f"best {metric}: " + ", ".join(cells)
+
+
+def card_lines(held: dict, top: int | None) -> str:
+    """Per strategy, the size whose recall holds and a why, ready to copy onto the card's
+    defaults (item 2): the card takes its sizes from what was measured, not from taste."""
+    lines = [f"{name}: size {held[name][0]} (tokens); why: recall held at {held[name][1]:.2f} "
+             f"from {held[name][0]} tokens up, top {top} chunks per question"
+             for name in STRATEGIES if name in held]
+    return ("<pre class='card-sizes' style='white-space:pre-wrap;margin:4px 0'>for the card's "
+            "defaults (item 2), per strategy:\n" + "\n".join(lines) + "</pre>") if lines else ""
 
 
 def not_written(metric) -> bool:
@@ -101,7 +111,7 @@ def evidence_explorer(evidence_recall, evidence_precision, evidence_iou, documen
         ax.set_title(f"{document.value}: {questions} questions, top {top.value} chunk(s) each",
                      fontsize=8)
         image.value = figure_png(figure, fast=True)
-        summary.value = _summary(scores, sizes, metric.value)
+        summary.value = _summary(scores, sizes, metric.value, top.value)
 
     return wire(widgets.VBox([widgets.HBox([document, metric, top]), summary, image]), redraw,
                 [document, metric, top], document=document, metric=metric, top=top,

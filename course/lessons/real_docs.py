@@ -138,3 +138,27 @@ def _own_text(choice: str, folder: Path) -> str:
         if fd is not None:
             os.close(fd)
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+
+
+_PIECE_END = re.compile(r"(?<=[.!?:])\s+")
+MAX_PART = 400  # 5.4's longest evidence part, in characters
+
+
+def evidence_lines(text: str) -> list[str]:
+    """The document cut into short verbatim pieces for 5.4's evidence hunt: each line, and a long
+    line at its sentence ends, keeping pieces of two words or more and at most ``MAX_PART``
+    characters (fence lines and longer pieces left out), so a part is copied from one piece."""
+    pieces = []
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            continue
+        for piece in _PIECE_END.split(line.strip()):
+            if len(piece.split()) >= 2 and len(piece) <= MAX_PART:
+                pieces.append(piece)
+    return pieces
+
+
+def show_lines(text: str) -> None:
+    """Print ``evidence_lines(text)`` numbered, one per line, for copying."""
+    for number, piece in enumerate(evidence_lines(text), start=1):
+        print(f"{number:>4} │ {piece}")
