@@ -467,6 +467,13 @@ def test_evidence_lines_are_parts_5_4_accepts():
     assert "pip install tiktoken" in tiktoken
     assert "On average, in practice, each token corresponds to about 4 bytes." in tiktoken
 
+
+def test_the_course_readme_is_never_a_document_to_choose(monkeypatch):
+    """The course's own README (the package's long description) names its answers' ideas; it
+    stays out of Part 1's list whatever its length (today it is just above MAX_CHARS)."""
+    monkeypatch.setattr(real_docs, "MAX_CHARS", 1_000_000)
+    assert real_docs.COURSE_PACKAGE not in {real_docs._normal(n) for n in real_docs.names()}
+
 def test_fence_report_sees_a_cut_fence_and_a_whole_one():
     doc = "# T\n\nText.\n\n```py\na = 1\nb = 2\n```\n\nMore.\n\n~~~\nc\n~~~\n"
     fences = fence_check.code_fences(doc)

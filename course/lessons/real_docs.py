@@ -54,6 +54,9 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+COURSE_PACKAGE = "tearing-the-book"  # its README is the course's own: never a document to judge
+
+
 def catalog(limit: int | None = None) -> list[RealDoc]:
     """Installed packages' markdown READMEs with headings and code fences, by name.
 
@@ -64,7 +67,7 @@ def catalog(limit: int | None = None) -> list[RealDoc]:
     found = {}
     for dist in metadata.distributions():
         name = dist.metadata.get("Name")
-        if not name or _normal(name) in found:
+        if not name or _normal(name) in found or _normal(name) == COURSE_PACKAGE:
             continue
         text, kind = _long_description(dist)
         if "markdown" not in kind or not MIN_CHARS <= len(text) <= MAX_CHARS:
