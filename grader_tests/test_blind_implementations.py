@@ -2,7 +2,7 @@
 release/ earn full marks, in process and through the real autograder.
 
 ``grader_tests/implementations/blind/aN.py`` holds three students per assignment, written from
-the release notebooks alone; ``aN_round2.py`` and ``aN_round3.py`` more, each written later by another session
+the release notebooks alone; ``aN_round2.py`` to ``aN_round4.py`` more, each written later by another session
 after the texts changed. A student whose reading a later, clearer contract ruled out is
 listed in that file's ``SUPERSEDED`` with the tests the old reading fails: it must fail exactly
 those, so the clarified sentence is the only thing between it and full marks.
@@ -14,17 +14,18 @@ import pytest
 
 from harness import autograde, graded_cells, score_in_process, source_path, submission
 
+LATER_ROUNDS = (2, 3, 4)
 ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-tearings",
                4: "04-table-rescue", 6: "06-semantic-chunking"}
 
 
 def _students(number: int):
     """Every blind student of assignment ``number``: round 1's, and each later round's where
-    there was one (``aN_round2.py``, ``aN_round3.py``: named ``round2-…``, ``round3-…``); and
+    there was one (``aN_roundR.py``, named ``roundR-…``); and
     the superseded readings of every round."""
     module = importlib.import_module(f"implementations.blind.a{number}")
     blind, superseded = dict(module.BLIND), dict(getattr(module, "SUPERSEDED", {}))
-    for round_ in (2, 3):
+    for round_ in LATER_ROUNDS:
         try:
             later = importlib.import_module(f"implementations.blind.a{number}_round{round_}")
         except ModuleNotFoundError:
@@ -69,16 +70,20 @@ def test_blind_students_through_the_real_autograder(number):
 
 
 # Assignment 5: the evidence measures (Part 5) of three students written blind on 2026-12-04,
-# the rest of their notebook the reference's; and round 3's two students, who wrote every answer
-# cell (one pasted their decision card into the notebook, so it earns card points the reference's
-# notebook alone does not). Each loses nothing the reference keeps.
+# the rest of their notebook the reference's; and later rounds' students (round 3's wrote every
+# answer cell, and one pasted their decision card into the notebook, so it earns card points the
+# reference's notebook alone does not). Each loses nothing the reference keeps.
 A5 = "05-own-docs-verdict"
 
 
 def _a5_students() -> dict:
     students = dict(importlib.import_module("implementations.blind.a5_evidence").BLIND)
-    later = importlib.import_module("implementations.blind.a5_round3").BLIND
-    students.update({f"round3-{name}": cells for name, cells in later.items()})
+    for round_ in LATER_ROUNDS[1:]:
+        try:
+            later = importlib.import_module(f"implementations.blind.a5_round{round_}").BLIND
+        except ModuleNotFoundError:
+            continue
+        students.update({f"round{round_}-{name}": cells for name, cells in later.items()})
     return students
 
 
