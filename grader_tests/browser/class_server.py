@@ -27,7 +27,7 @@ from course.hub.paths import CLASS_BIN, missing_software
 from .lab import free_port
 
 
-def require(what: str) -> None:
+def require_class_server(what: str) -> None:
     """Skip the calling test module (under CI, fail it) where a class server cannot start."""
     require_for_module(None if os.geteuid() == 0 else "needs root (it makes Unix accounts and "
                        "JupyterHub spawns each server as its user)", what)

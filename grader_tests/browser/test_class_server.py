@@ -18,7 +18,7 @@ from harness import scratch_course
 from playwright.sync_api import expect
 from real_accounts import feedback_page, nbgrader_as
 
-from .class_server import class_server, log_in, nbgrader_menu, require
+from .class_server import class_server, log_in, nbgrader_menu, require_class_server
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +27,7 @@ COURSE = "tearing-the-book"
 TAG = secrets.token_hex(3)
 INSTRUCTOR, STUDENT = f"tbhi{TAG}", f"tbhs{TAG}"
 
-require("the class server")
+require_class_server("the class server")
 
 
 @pytest.fixture(scope="module")

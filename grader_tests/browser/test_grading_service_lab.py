@@ -12,7 +12,7 @@ import pytest
 from harness import scratch_course
 from playwright.sync_api import expect
 
-from .class_server import class_server, log_in, nbgrader_menu, require
+from .class_server import class_server, log_in, nbgrader_menu, require_class_server
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ A1 = "01-packing-by-hand"
 TAG = secrets.token_hex(3)
 INSTRUCTOR, STUDENT = f"tsli{TAG}", f"tsls{TAG}"
 
-require("the grading service in the lab")
+require_class_server("the grading service in the lab")
 
 
 @pytest.fixture(scope="module")

@@ -32,7 +32,7 @@ from real_accounts import nbgrader_as, run_as
 from course.grading.course_dir import tool_env
 from course.hub.paths import CLASS_BIN
 
-from .class_server import class_server, log_in, nbgrader_menu, require
+from .class_server import class_server, log_in, nbgrader_menu, require_class_server
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +45,7 @@ ADA, BO = f"tdada{TAG}", f"tdbo{TAG}"          # ADA's manual points are entered
 MANUAL = {"verdict": 8, "card_reasons": 5}    # of 10 and 6
 AUTOGRADED_PARTLY = 35                        # ADA's autograded points, of 42
 
-require("the TA's day on the class server")
+require_class_server("the TA's day on the class server")
 
 
 def _course(*args: str, root: Path) -> subprocess.CompletedProcess:
