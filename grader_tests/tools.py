@@ -26,6 +26,16 @@ def missing(what: str, why: str) -> str:
     return f"needs {what} ({why}): {HOW[what]}"
 
 
+def no_chromium(why: str) -> str:
+    """The one line for a missing browser; a CHROMIUM that names no program is said so (the
+    install hint alone would send its user to install what they may have)."""
+    given = os.environ.get("CHROMIUM")
+    if given and not _runnable(given):
+        return (f"needs browser ({why}): CHROMIUM={given} is not a program that runs; point it "
+                "at a Chromium, or unset it to use one on PATH")
+    return missing("browser", why)
+
+
 def require(what: str, found: bool, why: str) -> None:
     """Skip (or, under CI, fail) the calling test when ``what`` was not found."""
     if not found:

@@ -13,14 +13,11 @@ student, and the other is awaiting manual grading, no score. As root only; the a
 groups and folders are removed afterwards.
 """
 import csv
-import os
 import pwd
 import re
 import secrets
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -31,15 +28,11 @@ from implementations.a5_cards import COMPLETE, DEFECTIVE
 from implementations.a5_evidence import WRONG
 from playwright.sync_api import expect
 from real_accounts import nbgrader_as, run_as
-from tools import require_for_module
 
 from course.grading.course_dir import tool_env
-from course.hub import accounts
-from course.hub.paths import CLASS_BIN, missing_software
+from course.hub.paths import CLASS_BIN
 
-from .conftest import ARTIFACTS
-from .lab import free_port
-from .test_class_server import _answering, _log_in, _nbgrader_menu, _stop
+from .class_server import class_server, log_in, nbgrader_menu, require_class_server
 
 pytestmark = pytest.mark.browser
 
@@ -49,14 +42,10 @@ COURSE = "tearing-the-book"
 TAG = secrets.token_hex(3)
 INSTRUCTOR, TA = f"tdi{TAG}", f"tdt{TAG}"
 ADA, BO = f"tdada{TAG}", f"tdbo{TAG}"          # ADA's manual points are entered; BO's are not
-GRADERS, STUDENTS = f"tdg{TAG}", f"tdsg{TAG}"
-SERVICE = f"tdsc{TAG}"   # the grading service's own account (course-grader on a class server)
 MANUAL = {"verdict": 8, "card_reasons": 5}    # of 10 and 6
 AUTOGRADED_PARTLY = 35                        # ADA's autograded points, of 42
 
-require_for_module(None if os.geteuid() == 0 else "needs root (it makes Unix accounts and "
-                   "JupyterHub spawns each server as its user)", "the TA's day on the class server")
-require_for_module(missing_software(), "the TA's day on the class server")
+require_class_server("the TA's day on the class server")
 
 
 def _course(*args: str, root: Path) -> subprocess.CompletedProcess:
@@ -68,71 +57,35 @@ def _course(*args: str, root: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def hub():
+def hub(artifacts):
     """The class server of docs/class-server.md with an instructor, a TA and two students, on a
     scratch course of assignment 5, released by the instructor."""
-    tmp = Path(tempfile.mkdtemp(prefix="ta-day-"))
-    tmp.chmod(0o755)
-    people = [INSTRUCTOR, TA, ADA, BO]
-    process = None
-    try:
-        root = scratch_course([A5])
-        (tmp / "roster.csv").write_text(f"student_id,name\n{ADA},Ada\n{BO},Bo\n")
-        folders = ["--course", str(root), "--exchange", str(tmp / "exchange"),
-                   "--state", str(tmp / "state")]
-        made = subprocess.run([str(CLASS_BIN / "python"), "-m", "course", "hub", "accounts",
-                               str(tmp / "roster.csv"), "--instructor", INSTRUCTOR, "--ta", TA,
-                               *folders, "--graders-group", GRADERS,
-                               "--students-group", STUDENTS, "--service-account", SERVICE],
-                              capture_output=True, text=True, timeout=120, check=False)
-        assert made.returncode == 0, made.stdout + made.stderr
-        passwords = dict(line.split(",", 1) for line in
-                         (tmp / "state" / "first-passwords.csv").read_text().splitlines())
-        port = free_port()
-        log = (tmp / "hub-start.log").open("w")
-        process = subprocess.Popen(
-            [str(CLASS_BIN / "python"), "-m", "course", "hub", "start", "--ip", "127.0.0.1",
-             "--port", str(port), "--hub-port", str(free_port()),
-             "--proxy-api-port", str(free_port()), *folders],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        base = f"http://127.0.0.1:{port}"
-        _answering(f"{base}/hub/api/", 60, process)
-        graders, students = tmp / "state" / "graders", tmp / "state" / "students"
-        nbgrader_as(INSTRUCTOR, "release_assignment", A5, cwd=root, config=graders,
-                    exchange=tmp / "exchange")
-        yield {"base": base, "passwords": passwords, "exchange": tmp / "exchange",
-               "root": root, "graders": graders, "students": students, "tmp": tmp}
-    finally:
-        if process is not None:
-            _stop(process, people)
-        accounts.remove_accounts([*people, SERVICE], [GRADERS, STUDENTS])
-        for name in ("state/jupyterhub.log", "hub-start.log"):  # for a look after a failure
-            if (tmp / name).is_file():
-                shutil.copy(tmp / name, ARTIFACTS / f"ta-day-{Path(name).name}")
-        shutil.rmtree(tmp, ignore_errors=True)
+    with class_server("ta-day", scratch_course([A5]), A5, prefix="td", instructor=INSTRUCTOR,
+                      tas=(TA,), students={ADA: "Ada", BO: "Bo"}, artifacts=artifacts) as server:
+        yield server
 
 
 def _submits(hub, student: str, notebook, card: str) -> None:
     """``student`` fetches A5, puts their notebook and card in place and submits, all as their
     own uid through the private exchange."""
     home = Path(pwd.getpwnam(student).pw_dir)
-    own = {"cwd": home, "config": hub["students"], "exchange": hub["exchange"]}
+    own = {"cwd": home, "config": hub.students, "exchange": hub.exchange}
     nbgrader_as(student, "fetch_assignment", A5, **own)
-    handed = hub["tmp"] / f"handed-{student}"
+    handed = hub.tmp / f"handed-{student}"
     handed.mkdir(mode=0o755)
     nbformat.write(notebook, handed / NOTEBOOK)
     (handed / CARD).write_text(card, encoding="utf-8")
     for path in handed.iterdir():
         path.chmod(0o644)
         run_as(student, "cp", str(path), str(home / A5 / path.name), cwd=home,
-               config=hub["students"])
+               config=hub.students)
     nbgrader_as(student, "submit", A5, **own)
 
 
 def _enter_manual_points(page, student: str, artifacts: Path) -> None:
     """In the TA's lab: Nbgrader → Formgrader → Manual Grading → A5 → the notebook → the
     student's submission; type each manual score (formgrader saves it when the box is left)."""
-    _nbgrader_menu(page, "Formgrader")
+    nbgrader_menu(page, "Formgrader")
     frame = page.frame_locator("iframe").first
     expect(frame.locator("body")).to_contain_text("Manage Assignments", timeout=30_000)
     frame.get_by_role("link", name="Manual Grading").click()
@@ -166,8 +119,8 @@ def _enter_manual_points(page, student: str, artifacts: Path) -> None:
 def test_a_tas_day_collect_grade_formgrader_release_fetch_export(browser, hub, artifacts):
     started = time.monotonic()
     steps = {}
-    root, graders = hub["root"], hub["graders"]
-    ta = {"cwd": root, "config": graders, "exchange": hub["exchange"]}
+    root, graders = hub.root, hub.graders
+    ta = {"cwd": root, "config": graders, "exchange": hub.exchange}
     partly = submission(A5, WRONG["iou-set-union"][1])
     _submits(hub, ADA, partly, DEFECTIVE["size-in-characters"][2])
     _submits(hub, BO, submission(A5), COMPLETE)
@@ -187,7 +140,7 @@ def test_a_tas_day_collect_grade_formgrader_release_fetch_export(browser, hub, a
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = None
     try:
-        page = _log_in(context, hub, TA)
+        page = log_in(context, hub, TA)
         _enter_manual_points(page, ADA, artifacts)
     except Exception:
         if page is not None:
@@ -204,8 +157,8 @@ def test_a_tas_day_collect_grade_formgrader_release_fetch_export(browser, hub, a
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = None
     try:
-        page = _log_in(context, hub, ADA)
-        _nbgrader_menu(page, "Assignment List")
+        page = log_in(context, hub, ADA)
+        nbgrader_menu(page, "Assignment List")
         submitted = page.locator("#submitted_assignments_list")
         expect(submitted).to_contain_text("feedback available to fetch", timeout=30_000)
         submitted.get_by_role("button", name="Fetch Feedback").click()
