@@ -25,7 +25,7 @@ PRELOAD = ("course.grading.batch.student", "course.grading.config",
            # the gradebook's SQLite dialect, the kernels' provisioner and its sandbox's parts
            "sqlalchemy.dialects.sqlite", "sqlite3", "psutil", "difflib",
            "course.grading.sandbox.provisioner", "course.grading.sandbox.warm",
-           "course.grading.sandbox.cgroups", "course.grading.judge.forked",
+           "course.grading.sandbox.cgroups", "course.grading.sandbox.judge",
            "course.grading.intake.misplaced",  # intake.handed_in names the release notebooks
            "course.grading.sandbox.lifeline", "course.grading.batch.resume")
 MAX_JOBS = 8  # each worker and its kernel hold a few hundred MB
