@@ -392,7 +392,7 @@ def test_a_dead_fork_server_ends_the_batch_in_one_line_keeping_the_finished():
     root = _class(12)
     run = _Run(root)
     run.wait_for(lambda: run.done() >= 3)
-    server = next(p for p in run.family() if "forkserver" in " ".join(p.cmdline()))
+    server = next(p for p in run.family() if "fork_server" in " ".join(p.cmdline()))
     family = run.family()
     server.kill()
     assert run.finish(60) == 1, run.text()
@@ -410,7 +410,7 @@ def test_a_dead_fork_server_ends_the_batch_in_one_line_keeping_the_finished():
 
 def _worker(run) -> psutil.Process | None:
     """The one grading worker of a one-student run (the finisher starts after that student)."""
-    servers = [p for p in run.family() if "forkserver" in " ".join(p.cmdline())]
+    servers = [p for p in run.family() if "fork_server" in " ".join(p.cmdline())]
     workers = servers[0].children() if servers else []
     return workers[0] if len(workers) == 1 else None
 

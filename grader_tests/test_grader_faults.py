@@ -21,7 +21,7 @@ import pytest
 from course.grading import attempts
 from course.grading.batch import faults, pool as batch
 from course.grading.dev import scratch_postgres
-from course.grading.judge.sandbox import OUTSIDE_BASE as JUDGE_UIDS
+from course.grading.sandbox.judge import OUTSIDE_BASE as JUDGE_UIDS
 from course.grading.outcome import Fault, Status
 from course.grading.sandbox import kernel as sandbox_kernel
 from harness import scratch_course, score_in_process, submission

@@ -23,6 +23,7 @@ import pytest
 from course.grading.sandbox.environment import sandbox_environment
 from course.grading.judge import in_kernel, kernel_link
 from course.grading.judge import sandbox as judge_sandbox
+from course.grading.sandbox import judge as sandbox_judge
 from course.grading.judge.kernel_link import KernelGone, Link, answer_of
 from course.grading.judge.sandbox import (JudgeFailed, JudgeSandbox, Relay, read_frame,
                                           write_frame)
@@ -627,7 +628,7 @@ def test_the_judge_gets_none_of_the_graders_environment(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", "/somewhere")
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     monkeypatch.setenv("PGPASSWORD", "not for the judge")
-    env = judge_sandbox.judge_environment()
+    env = sandbox_judge.judge_environment()
     # the kernels' allow-list (sandbox.environment), with nbgrader's mark passed on
     assert env == sandbox_environment() and env["NBGRADER_EXECUTION"] == "autograde"
     assert not {"COURSE_GRADEBOOK_URL", "PYTHONPATH", "PGPASSWORD"} & set(env)

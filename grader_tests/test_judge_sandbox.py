@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import socket
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -25,7 +26,7 @@ from course.grading.judge.core import OWN_CLASS, WITHHELD
 from course.grading.judge.sandbox import (JudgeFailed, JudgeSandbox, clean_outputs, error_output,
                                           over_time, read_frame)
 from course.grading.judge.kernel_link import Link
-from course.grading.sandbox import template as sandbox_template
+from course.grading.sandbox import judge as sandbox_judge, template as sandbox_template
 from course.grading.sandbox.template import Forked, Template
 from tools import bwrap_found, require
 
@@ -77,6 +78,20 @@ def test_a_worker_with_a_warm_template_forks_its_judges(judge, request):
     assert _printed(box.run("print('judged')\n", "t")) == "judged\n"
     forked = request.node.callspec.params["judge"] == "warm template"
     assert isinstance(box.process, Forked) == forked, box.process
+
+
+def test_the_template_forks_a_judge_only_to_run_the_judges_own_entry(template, tmp_path, caplog):
+    """A request for a judge names what it runs (``judge.sandbox.ENTRY``): the template runs
+    a function of the judge's modules it imported as it warmed up, and nothing else."""
+    with tempfile.TemporaryFile() as errors:
+        for entry in ("os:abort", "course.grading.sandbox.judge:launch", "json:loads",
+                      "no.such.module:main", "course.grading.judge.sandbox:no_such_function"):
+            assert sandbox_judge.start(template, tmp_path, entry, errors) is None, entry
+        forked = sandbox_judge.start(template, tmp_path, judge_sandbox.ENTRY, errors)
+        assert forked is not None
+        forked.stdin.close()  # the judge's loop ends with its channel
+        assert forked.wait(10) == 0
+    assert "could not start it: ValueError: not a judge's entry: 'os:abort'" in caplog.text
 
 
 def _student(kc, code: str) -> None:
@@ -172,7 +187,7 @@ def test_the_judge_is_not_root_on_the_host(judge):
                   and _ppid_chain_has(p, box.process.pid)]
     uids = {int(line.split()[1]) for p in judge_pids for line in _status(p)
             if line.startswith("Uid:")}
-    assert uids and 0 not in uids and all(uid >= judge_sandbox.OUTSIDE_BASE for uid in uids), uids
+    assert uids and 0 not in uids and all(uid >= sandbox_judge.OUTSIDE_BASE for uid in uids), uids
 
 
 def _status(proc: Path) -> list[str]:
@@ -349,7 +364,7 @@ def _kill_judge_in(seconds: float) -> threading.Timer:
     def kill():
         for process in psutil.Process().children(recursive=True):
             try:
-                if process.uids().real >= judge_sandbox.OUTSIDE_BASE:
+                if process.uids().real >= sandbox_judge.OUTSIDE_BASE:
                     process.kill()
             except psutil.Error:
                 pass

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from course.grading.judge import sandbox as judge_sandbox
+from course.grading.sandbox import judge as sandbox_judge
 from course.grading.sandbox import kernel as sandbox_kernel, spec as sandbox_spec
 from course.grading.sandbox.environment import sandbox_environment
 
@@ -256,7 +257,7 @@ def test_a_root_graders_kernel_is_an_unprivileged_uid_of_its_own():
 
 @pytest.fixture
 def judge_argv(submission, close_fds):
-    return parse(judge_sandbox.judge_argv(submission)), submission
+    return parse(sandbox_judge.judge_argv(submission, judge_sandbox.ENTRY)), submission
 
 
 def test_the_judges_root_is_empty_but_for_the_system_the_interpreter_and_the_submission(judge_argv):
@@ -264,11 +265,11 @@ def test_the_judges_root_is_empty_but_for_the_system_the_interpreter_and_the_sub
     assert ("--ro-bind", "/", "/") not in parsed.options, "the host's root is not the judge's"
     assert parsed.all("--bind") == parsed.all("--bind-fd") == parsed.all("--ro-bind") == []
     assert parsed.all("--dev-bind") == [[f"/dev/{name}"] * 2 for name in sandbox_spec.DEVICES]
-    system = {str(f) for f in map(Path, judge_sandbox.SYSTEM_FOLDERS)
+    system = {str(f) for f in map(Path, sandbox_judge.SYSTEM_FOLDERS)
               if f.is_dir() and not f.is_symlink()}
     for target, link in ((t, s) for s, t in parsed.all("--symlink")):
         if not target.startswith("/dev/"):
-            assert target in judge_sandbox.SYSTEM_FOLDERS and os.readlink(target) == link
+            assert target in sandbox_judge.SYSTEM_FOLDERS and os.readlink(target) == link
     kept = {parsed.opened[fd]: t for fd, t in parsed.all("--ro-bind-fd")}
     assert kept == {str(f): str(f) for f in {*map(Path, system), Path("/etc/ld.so.cache"),
                                              *sandbox_kernel.kept_folders()}}
@@ -276,7 +277,7 @@ def test_the_judges_root_is_empty_but_for_the_system_the_interpreter_and_the_sub
                Path("/dev"), Path("/proc"), Path("/etc/ld.so.cache")]
     for target in parsed.targets(*(o for o in ARITY if ARITY[o] and o not in (
             "--setenv", "--size", "--perms", "--uid", "--gid", "--unsetenv", "--cap-drop"))):
-        if target in judge_sandbox.SYSTEM_FOLDERS or target == "/":
+        if target in sandbox_judge.SYSTEM_FOLDERS or target == "/":
             continue
         assert any(_under(target, f) for f in allowed), f"{target} exists in the judge's sandbox"
 
@@ -303,7 +304,7 @@ def test_the_judges_sandbox_is_read_only_and_its_notebooks_empty(judge_argv):
     assert parsed.index("--remount-ro", str(workdir)) > max(
         parsed.index("--file", fd, t) for fd, t in parsed.all("--file"))
     assert ("--remount-ro", "/") in parsed.options
-    assert parsed.sized("--tmpfs", "/tmp") == str(judge_sandbox.TMP_BYTES)
+    assert parsed.sized("--tmpfs", "/tmp") == str(sandbox_judge.TMP_BYTES)
     assert parsed.sized("--tmpfs", str(workdir)) == str(sandbox_kernel.WORKSPACE_BYTES)
     notebook = str(workdir / "packing_by_hand.ipynb")
     assert [parsed.opened[fd] for fd, t in parsed.all("--file") if t == notebook] == [os.devnull]
@@ -318,7 +319,7 @@ def test_the_judge_has_no_privilege_no_network_and_an_empty_environment(judge_ar
     assert parsed.all("--cap-drop") == [["ALL"]]
     assert parsed.all("--uid") == parsed.all("--gid") == [["65534"]]
     setenv = parsed.all("--setenv")
-    assert dict(map(tuple, setenv)) == judge_sandbox.judge_environment()
+    assert dict(map(tuple, setenv)) == sandbox_judge.judge_environment()
     assert "COURSE_GRADEBOOK_URL" not in dict(map(tuple, setenv))
     assert parsed.index("--clearenv") < min(parsed.index("--setenv", *a) for a in setenv)
     assert parsed.command == [sys.executable, "-I", "-c", judge_sandbox.LAUNCH]
@@ -326,10 +327,10 @@ def test_the_judge_has_no_privilege_no_network_and_an_empty_environment(judge_ar
 
 
 def test_a_root_graders_judge_is_an_unprivileged_uid_of_its_own():
-    uid, gid = judge_sandbox.outside_ids()
+    uid, gid = sandbox_judge.outside_ids()
     if os.geteuid() == 0:
-        assert uid == gid == judge_sandbox.OUTSIDE_BASE + os.getpid() < 2 ** 31
-        assert judge_sandbox.OUTSIDE_BASE != sandbox_kernel.OUTSIDE_BASE  # never a kernel's uid
+        assert uid == gid == sandbox_judge.OUTSIDE_BASE + os.getpid() < 2 ** 31
+        assert sandbox_judge.OUTSIDE_BASE != sandbox_kernel.OUTSIDE_BASE  # never a kernel's uid
     else:
         assert (uid, gid) == (os.getuid(), os.getgid())
 

@@ -2,8 +2,8 @@
 
 A graded kernel starts either cold in bubblewrap (``sandbox.kernel.bwrap_argv``) or forked from
 a warm template (``sandbox.warm.build``); a judge of test cells either cold
-(``judge.sandbox.judge_argv``) or forked (``judge.forked.Judge.build``). Both paths of each are
-made from one declaration (``sandbox.spec``: ``kernel.kernel_spec``, ``judge.sandbox.judge_spec``),
+(``sandbox.judge.judge_argv``) or forked (``sandbox.warm.Judge.build``). Both paths of each are
+made from one declaration (``sandbox.spec``: ``kernel.kernel_spec``, ``sandbox.judge.judge_spec``),
 but two launchers carry them out, so this module starts all four as grading does, as root, runs
 one probe in each (a kernel's as a notebook cell, a judge's as a test cell) and compares what it
 reads: the

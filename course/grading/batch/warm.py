@@ -1,26 +1,18 @@
 """What each grading worker would otherwise do on its first student, done once in the workers'
-fork server (the last module of ``workers.PRELOAD``), so that every worker is forked with it
+fork server (``batch.fork_server``, after ``workers.PRELOAD``), so that every worker is forked with it
 done: the course's settings loaded, the feedback page of the assignment's release rendered (its
 templates compiled, the lessons' markdown and code rendered into the page's caches), the
 schemas a worker checks notebooks with (nbformat's newest, relaxed for nbconvert and strict
 for new outputs) and nbgrader's cell-metadata check compiled, and nbgrader's gradebook
 mappers configured.
 
-The course and assignment come from ``COURSE_WARM_FOR`` in the fork server's environment (set by
-``Workers.started`` only while it starts the fork server). Nothing here opens a gradebook,
-starts a thread or reads a student's work; a warm-up that fails leaves the worker to do it on
-its first student, as before.
+The course and assignment are the fork server's arguments. Nothing here opens a gradebook, starts a thread or reads a student's work.
 """
-import logging
-import os
 from pathlib import Path
-
-from course.grading.batch.workers import COURSE_WARM_FOR
-
-log = logging.getLogger(__name__)
 
 
 def warm(root: Path, assignment: str) -> None:
+    """Do for ``assignment`` of the course at ``root`` what a worker's first student would."""
     import nbformat
     from nbgrader.converters import GenerateFeedback
     from nbgrader.coursedir import CourseDirectory
@@ -48,10 +40,3 @@ def warm(root: Path, assignment: str) -> None:
     SchemaOnceValidator().compile()
     configure_mappers()
 
-
-if os.environ.get(COURSE_WARM_FOR):
-    try:
-        _root, _assignment = os.environ[COURSE_WARM_FOR].split("\n", 1)
-        warm(Path(_root), _assignment)
-    except (Exception, SystemExit) as error:  # the fork server must start whatever happens
-        log.debug("the workers' warm-up failed: %s", error)

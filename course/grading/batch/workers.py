@@ -1,12 +1,12 @@
 """The grading worker processes of one batch: started, killed, replaced, stopped.
 
 This module imports nothing heavy, so a command can start its workers first of all and hand
-them to ``pool.grade``. Workers are forked from multiprocessing's fork server, which has
-imported what every worker needs (``PRELOAD``: nbgrader, nbconvert, the course's grading steps)
-once: a worker starts with them loaded instead of importing them again (1.2 CPU-s each), and
-is still a fresh process, never a fork of this one (whatever it holds by then). The fork
-server keeps the environment and folder it started with, so each worker is handed this
-process's, as they are when it starts.
+them to ``pool.grade``. Workers are forked from the fork server (``batch.fork_server``), which
+has imported what every worker needs (``PRELOAD``: nbgrader, nbconvert, the course's grading
+steps) once and done a worker's first student ahead (``batch.warm``): a worker starts with
+them loaded instead of importing them again, and is still a fresh process, never a fork of
+this one (whatever it holds by then). The fork server keeps the environment and folder it
+started with, so each worker is handed this process's, as they are when it starts.
 """
 import multiprocessing as mp
 import os
@@ -25,15 +25,9 @@ PRELOAD = ("course.grading.batch.student", "course.grading.config",
            # the gradebook's SQLite dialect, the kernels' provisioner and its sandbox's parts
            "sqlalchemy.dialects.sqlite", "sqlite3", "psutil", "difflib",
            "course.grading.sandbox.provisioner", "course.grading.sandbox.warm",
-           "course.grading.sandbox.cgroups", "course.grading.judge.forked",
+           "course.grading.sandbox.cgroups", "course.grading.sandbox.judge",
            "course.grading.intake.misplaced",  # intake.handed_in names the release notebooks
-           "course.grading.sandbox.lifeline", "course.grading.batch.resume",
-           "course.grading.batch.warm")  # last: a worker's first student, done once here
-
-
-# "<course root>\n<assignment>": what the fork server warms its workers up for (``batch.warm``),
-# in its environment only while it starts. Not a setting.
-COURSE_WARM_FOR = "COURSE_WARM_FOR"
+           "course.grading.sandbox.lifeline", "course.grading.batch.resume")
 MAX_JOBS = 8  # each worker and its kernel hold a few hundred MB
 
 
@@ -45,7 +39,8 @@ def default_jobs() -> int:
 
 
 def _context():
-    """multiprocessing's fork server of this process, preloading ``PRELOAD``."""
+    """multiprocessing's forkserver context (should its fork server die and multiprocessing
+    start its own, that one imports ``PRELOAD`` too)."""
     context = mp.get_context("forkserver")
     context.set_forkserver_preload(list(PRELOAD))
     return context
@@ -117,17 +112,11 @@ class Workers:
         warm ``template.Mother``, which warms up meanwhile, then forks a template for each
         worker, which takes it over. A worker started later (in place of one that died) begins
         its own."""
-        from multiprocessing import forkserver
-
+        from course.grading.batch import fork_server
         from course.grading.sandbox.template import Mother, wanted
 
         workers = cls(root, settings, feedback)
-        if assignment:  # read by the fork server as it starts (none is running yet)
-            os.environ[COURSE_WARM_FOR] = f"{Path(root).resolve()}\n{assignment}"
-        try:
-            forkserver.ensure_running()  # it loads PRELOAD while the mother warms up
-        finally:
-            os.environ.pop(COURSE_WARM_FOR, None)
+        fork_server.start(root, assignment)  # it loads PRELOAD while the mother warms up
         if wanted() and count:
             workers._mother = Mother(Path(root))
             workers._spare = workers._mother.templates(count)
@@ -164,9 +153,10 @@ class Workers:
         """Whether the fork server the workers come from has died (killed): no worker can be
         started any more, and those it forked died with it (``lifeline``)."""
         import psutil
-        from multiprocessing import forkserver
 
-        pid = getattr(forkserver._forkserver, "_forkserver_pid", None)  # no public name for it
+        from course.grading.batch import fork_server
+
+        pid = fork_server.pid()
         if pid is None:
             return False
         try:

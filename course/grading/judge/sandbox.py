@@ -27,7 +27,6 @@ import logging
 import os
 import select
 import selectors
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -37,24 +36,19 @@ from pathlib import Path
 from course.grading.judge import in_kernel
 from course.grading.judge.core import HIDDEN_BEGIN
 
-from course.grading.sandbox import kernel as sandbox_kernel
+from course.grading.sandbox import judge as sandbox_judge, kernel as sandbox_kernel
 from course.grading.judge.kernel_link import KernelGone
 from course.grading.sandbox.template import WORKER, forks_from
 
-MEMORY_BYTES = 3 * 1024 ** 3
-FILE_BYTES = 16 * 1024 ** 2
-PROCESSES = 64              # the judge forks nothing; a test that tries gets few
-TMP_BYTES = 32 * 1024 ** 2
-OUTSIDE_BASE = 2_100_000_000  # + the worker's pid: the judge's host uid under a root grader (bwrap wants < 2**31)
 MAX_FRAME = in_kernel.MAX_REPLY + 1024 * 1024
 MAX_PRINTED = 256 * 1024    # characters of a test cell's printed output kept
 MAX_ERROR = 16 * 1024       # characters of its error message kept
 GONE_WAIT = 0.5             # seconds a template killed with its judge or kernel has to be seen gone
-SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-# What the sandbox runs: isolated mode (-I), so no folder of the submission's is on the path
-# and no PYTHON* variable is read; the channel is set up before anything of a student's is read.
-LAUNCH = "from course.grading.judge.sandbox import serve; serve()"
-LAUNCHER = "from course.grading.judge.sandbox import launch; launch()"
+# What the judge's process runs, in its sandbox (``sandbox.judge``, which starts it) or, with no
+# sandbox, as ``python -I -c LAUNCH``: isolated mode, so no folder of the submission's is on the
+# path and no PYTHON* variable is read; the channel is set up before anything of a student's is read.
+ENTRY = "course.grading.judge.sandbox:serve"
+LAUNCH = sandbox_judge.command(ENTRY)
 
 
 log = logging.getLogger(__name__)
@@ -232,20 +226,17 @@ class JudgeSandbox:
     def _start(self) -> None:
         self._errors = tempfile.TemporaryFile()
         template = forks_from()
-        if self.sandboxed and template:
-            from course.grading.judge import forked  # the worker's warm template forks it
-
-            self.process = forked.start(template, self.folder, judge_environment(),
-                                        outside_ids()[0], self._errors)
+        if self.sandboxed and template:  # forked from the worker's warm template
+            self.process = sandbox_judge.start(template, self.folder, ENTRY, self._errors)
             if self.process is not None:
                 return
         if self.sandboxed:  # the launcher builds the sandbox, drops root and becomes bwrap
-            argv = [sys.executable, "-I", "-c", LAUNCHER, shutil.which("bwrap"), str(self.folder)]
+            argv = sandbox_judge.launcher_argv(self.folder, ENTRY)
         else:  # no bwrap, or COURSE_SANDBOX=0: still never in the grader's own process
             argv = [sys.executable, "-I", "-c", LAUNCH]
         self.process = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._errors,
-            cwd=self.folder, env=judge_environment())
+            cwd=self.folder, env=sandbox_judge.judge_environment())
 
     def _said(self) -> str:
         """The end of what the judge's process wrote on stderr, for the grading log."""
@@ -306,74 +297,6 @@ def cell_bound() -> float:
     return CourseSettings().test_cell_seconds
 
 
-def outside_ids() -> tuple[int, int]:
-    """Who a root grader's judge is on the host: an unprivileged uid of its own."""
-    if os.geteuid() != 0:
-        return os.getuid(), os.getgid()
-    return OUTSIDE_BASE + os.getpid(), OUTSIDE_BASE + os.getpid()
-
-
-def judge_environment() -> dict:
-    """The judge's whole environment, a kernel's allow-list (``environment``): nothing of the
-    grader's (no gradebook URL, no token, no course path)."""
-    from course.grading.sandbox.environment import sandbox_environment
-
-    return sandbox_environment()
-
-
-def judge_spec(workdir: Path):
-    """The judge's sandbox, once for both paths (``sandbox.spec``): an empty, read-only root
-    holding only the system folders, the interpreter, ``.venv/``, ``course/``, a sized ``/tmp``,
-    a minimal ``/dev`` and a read-only copy of the submission (its notebooks empty)."""
-    from course.grading.sandbox import spec
-
-    links, binds = [], {}
-    for folder in map(Path, SYSTEM_FOLDERS):
-        if folder.is_symlink():
-            links.append(spec.Symlink(os.readlink(folder), folder))
-        elif folder.is_dir():
-            binds[folder] = spec.Bind(folder, folder)
-    if Path("/etc/ld.so.cache").is_file():
-        binds[Path("/etc/ld.so.cache")] = spec.Bind(Path("/etc/ld.so.cache"),
-                                                    Path("/etc/ld.so.cache"))
-    binds.update((folder, spec.Bind(folder, folder)) for folder in sandbox_kernel.kept_folders())
-    # /tmp first: a checkout in /tmp keeps its .venv and course/ bound after it.
-    mounts = [spec.Tmpfs(Path("/tmp"), TMP_BYTES, 0o1777, writable=True), *links,
-              *(binds[folder] for folder in sorted(binds)),  # a folder before what lies in it
-              *spec.dev(sandbox_kernel.TMP_BYTES), spec.Proc(),
-              spec.Workspace(workdir, sandbox_kernel.WORKSPACE_BYTES, 0o444, writable=False)]
-    return spec.Spec("empty", tuple(mounts), workdir, judge_environment(),
-                     (MEMORY_BYTES, FILE_BYTES, PROCESSES), cgroup_namespace=True)
-
-
-def judge_argv(workdir: Path) -> list[str]:
-    """The bubblewrap command line for a judge of ``workdir`` (its descriptors are open and
-    inheritable: ``launch`` execs bwrap in the same process)."""
-    from course.grading.sandbox.spec import bwrap_options
-
-    return ["bwrap", *bwrap_options(judge_spec(workdir)), sys.executable, "-I", "-c", LAUNCH]
-
-
-def launch() -> None:
-    """``LAUNCHER``: as the grader's uid, open the way to the interpreter (``/root`` may hold
-    it), become the judge's own unprivileged uid, join a new, empty session keyring (the
-    grader's keys are not the judge's), and run bwrap (``argv``: bwrap, folder)."""
-    bwrap, folder = sys.argv[1], Path(sys.argv[2])
-    argv = judge_argv(folder)
-    argv[0] = bwrap
-    os.chdir("/")
-    if os.geteuid() == 0:
-        sandbox_kernel.open_the_way(sandbox_kernel.kept_folders())
-        uid, gid = outside_ids()
-        os.setgroups([])
-        os.setgid(gid)
-        os.setuid(uid)
-    from course.grading.sandbox import namespaces
-
-    namespaces.join_new_session_keyring()  # as the judge's uid: the keyring is its own, empty
-    os.execv(bwrap, argv)
-
-
 # --- the judge's side (inside the sandbox) ---------------------------------------------------
 
 class Relay:
@@ -408,7 +331,8 @@ def serve() -> None:
     quiet = os.open(os.devnull, os.O_RDWR)
     os.dup2(quiet, 0)
     os.dup2(quiet, 1)  # a test's stray write to fd 1 must not break the channel
-    sandbox_kernel.limit_resources(MEMORY_BYTES, FILE_BYTES, PROCESSES)
+    sandbox_kernel.limit_resources(sandbox_judge.MEMORY_BYTES, sandbox_judge.FILE_BYTES,
+                                   sandbox_judge.PROCESSES)
     judge = Judge(Relay(fd_in, fd_out), os.getcwd())
     while True:
         try:

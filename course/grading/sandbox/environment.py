@@ -3,7 +3,7 @@
 A TA's shell holds what no student may read (a PostgreSQL password, a cloud token, the course's
 own paths); a kernel or a judge gets only what the interpreter, the locale and the course's
 notebooks need. Both paths use it: bubblewrap starts them with ``--clearenv`` and this
-(``kernel.bwrap_argv``, ``judge.sandbox.judge_argv``); a warm fork replaces its whole environment
+(``kernel.bwrap_argv``, ``judge.judge_argv``); a warm fork replaces its whole environment
 with it before any student code runs (``warm.start``).
 """
 import os

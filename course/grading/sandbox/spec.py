@@ -1,7 +1,7 @@
 """One declaration of a sandbox, from which both of its launch paths are made.
 
 A kernel's or judge's sandbox is written once, as a ``Spec`` (``kernel.kernel_spec``,
-``judge.sandbox.judge_spec``): its root, its mounts in order, its working folder, environment,
+``judge.judge_spec``): its root, its mounts in order, its working folder, environment,
 rlimits and namespaces. ``bwrap_options`` turns it into bubblewrap's command line (the cold
 path); ``warm.build`` makes the same mounts in a warm fork's own mount namespace. A new hidden
 path, device or tmpfs is one more entry in a spec, and both paths have it.

@@ -13,7 +13,7 @@ the kernel's allow-listed environment). Three parts:
 * ``Template`` — the worker's handle: started before the first student, replaced when it has
   died (the student in flight, whose kernel died with it, is retried as any dead kernel is).
 * ``fork`` — the grader's side: asks the template for a sandbox (``start_kernel`` for the
-  provisioner, ``judge.forked`` for a judge) and returns a ``Forked`` handle that jupyter_client
+  provisioner, ``sandbox.judge.start`` for a judge) and returns a ``Forked`` handle that jupyter_client
   and the judge wait for and kill as they would a subprocess; no launcher process stands
   between.
 
@@ -52,7 +52,7 @@ WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell
                 "pygments.formatters.terminal256",
                 # what a graceful shutdown imports to end the kernel's children (10-20 ms)
                 "psutil", "pwd")
-# What a judge of test cells forked from the template runs (``judge.forked``).
+# What a judge of test cells forked from the template runs (the entry its request names).
 JUDGE_MODULES = ("course.grading.judge.core", "course.grading.judge.sandbox")
 
 

@@ -14,7 +14,7 @@ Its parent, the *keeper*, stays outside the pid namespace as that uid: it tells 
 kernel's host pid and exits with the kernel's status. Both die when the template dies.
 
 A judge of test cells is forked the same way, into the stricter sandbox of
-``judge.sandbox.judge_spec`` (``judge.forked.Judge``): ``start`` keeps either.
+``sandbox.judge.judge_spec`` (``Judge``): ``start`` keeps either.
 """
 import json
 import os
@@ -26,14 +26,14 @@ from pathlib import Path
 from course.grading.sandbox import cgroups, environment, kernel, namespaces as ns
 from course.grading.sandbox import spec as sandbox_spec
 from course.grading.sandbox.runtime import hand_over
-from course.grading.sandbox.template import NOT_FOR_KERNELS
+from course.grading.sandbox.template import JUDGE_MODULES, NOT_FOR_KERNELS
 from course.grading.settings import CourseSettings
 
 
 def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None:
     """In the template's (pid ``template``) fresh child, as root: build the sandbox the request
-    asks for (a student's ``Kernel``, or with ``"role": "judge"`` a judge of test cells,
-    ``judge.forked``), fork its process, keep it. Never returns."""
+    asks for (a student's ``Kernel``, or with ``"role": "judge"`` a ``Judge`` of test cells),
+    fork its process, keep it. Never returns."""
     try:
         _close_all_but({reply_fd, *stdio})
         quiet = os.open(os.devnull, os.O_RDWR)
@@ -44,11 +44,7 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         os.environ.clear()  # what the sandbox is built from: the launcher's settings, no more
         os.environ.update({k: v for k, v in request.pop("settings", {}).items()
                            if k not in NOT_FOR_KERNELS})
-        if request.get("role") == "judge":
-            from course.grading.judge.forked import Judge as Sandbox
-        else:
-            Sandbox = Kernel
-        sandbox = Sandbox(request)  # its settings come from the environment set above
+        sandbox = (Judge if request.get("role") == "judge" else Kernel)(request)  # its settings come from the environment set above
         uid, gid = sandbox.ids()
         ns.unshare(ns.CLONE_NEWNS | ns.CLONE_NEWNET | ns.CLONE_NEWIPC | ns.CLONE_NEWUTS
                    | ns.CLONE_NEWPID | (ns.CLONE_NEWCGROUP if sandbox.spec.cgroup_namespace else 0))
@@ -118,6 +114,39 @@ class Kernel:
         from course.grading.sandbox import kernel_app
 
         kernel_app.launch(self.connection)
+
+
+class Judge:
+    """What ``start`` builds for a judge of test cells: the host uid the request names (the
+    worker's judge uid, never a kernel's), the sandbox of ``sandbox.judge.judge_spec``, and
+    the request's ``entry`` ("module:function" of ``template.JUDGE_MODULES``, which the
+    template imported as it warmed up: nothing else runs, nothing is imported on request)."""
+
+    def __init__(self, request: dict):
+        from course.grading.sandbox import judge
+
+        self.workdir = Path(request["cwd"])
+        uid = request["uid"]
+        if type(uid) is not int or not judge.OUTSIDE_BASE <= uid < 2 ** 31:
+            raise ValueError(f"not a judge's uid: {uid!r}")
+        self.uid = uid
+        module, _, function = str(request.get("entry", "")).partition(":")
+        self.entry = getattr(sys.modules.get(module), function, None)
+        if module not in JUDGE_MODULES or not callable(self.entry):
+            raise ValueError(f"not a judge's entry: {request.get('entry')!r}")
+        self.spec = judge.judge_spec(self.workdir)
+
+    def ids(self) -> tuple[int, int]:
+        return self.uid, self.uid
+
+    def build(self, uid: int, gid: int) -> None:
+        build(self.spec, uid, gid)
+
+    def limit(self) -> None:
+        kernel.limit_resources(*self.spec.limits)
+
+    def run(self) -> None:
+        self.entry()
 
 
 def _close_all_but(keep: set[int]) -> None:
