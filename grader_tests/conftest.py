@@ -44,6 +44,35 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
+def pytest_runtest_setup(item):
+    _alembic_head_asked_once()
+
+
+_ALEMBIC_HEAD: list[str] = []
+
+
+def _alembic_head_asked_once() -> None:
+    """nbgrader asks the ``alembic`` command for its head revision at every new gradebook: a
+    Python start-up of about 3 CPU-s here, for a constant of the installed nbgrader. In this
+    test process it is asked once and the answer kept (each later ask still fails, as nbgrader's
+    would, when no ``alembic`` is on PATH). Graders and nbgrader commands the tests start are
+    other processes and ask it themselves."""
+    api = sys.modules.get("nbgrader.api")
+    if api is None or getattr(api.get_alembic_version, "asked_once", False):
+        return
+    ask = api.get_alembic_version
+
+    def get_alembic_version() -> str:
+        if shutil.which("alembic") is None:
+            raise FileNotFoundError("alembic: not on PATH")
+        if not _ALEMBIC_HEAD:
+            _ALEMBIC_HEAD.append(ask())
+        return _ALEMBIC_HEAD[0]
+
+    get_alembic_version.asked_once = True
+    api.get_alembic_version = get_alembic_version
+
+
 def _snapshot() -> dict[str, tuple[int, int]]:
     """Every file under the user's folders: path -> (size, modification time)."""
     found = {}
