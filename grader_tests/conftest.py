@@ -27,13 +27,16 @@ SLOW_MODULES = {  # every test of these modules grades a class
     "test_student_wheel",  # a fresh venv, pip install ./student, every release notebook run
     "test_cluster",  # a Dask scheduler and workers over TLS, a class graded on them
     "test_finisher",  # report_class's graded class, or `python -m course grade` itself
+    "test_command_permissions",  # `python -m course grade`, then `export` as nobody
 }
 # A test that asks for one of these fixtures (each grades a class) is slow too. Single tests
 # elsewhere carry ``@pytest.mark.slow`` themselves (``proofs.GradingProofs``' real runs, one
 # real autograde in test_grading_mode and test_blind_implementations, the release rebuilt, a
 # batch run past its budget in test_root_path_ops, the linear-time checks of test_linear_parsing
-# that read megabytes of student text many times over).
-SLOW_FIXTURES = {"real_run", "real_scores", "graded"}
+# that read megabytes of student text many times over, the batches with warm kernels off in
+# test_warm_template, a worker's first student in test_fork_server).
+SLOW_FIXTURES = {"real_run", "real_scores", "graded",
+                 "attacked"}  # test_warm_attacks' class
 
 
 def pytest_collection_modifyitems(config, items):

@@ -4,6 +4,8 @@ import json
 import os
 import subprocess
 
+import pytest
+
 from course.grading.batch.workers import COURSE_WARM_FOR, PRELOAD
 import nbformat
 
@@ -77,6 +79,7 @@ print(json.dumps({{"status": outcome.status.value,
 """
 
 
+@pytest.mark.slow  # a student graded: a kernel, the judge, the gradebook
 def test_a_workers_first_student_imports_or_compiles_nothing_its_fork_server_could_have():
     """Each worker imported the gradebook's SQLite dialect, psutil and the kernels'
     provisioner on its first student (0.1 CPU-s a worker), and compiled a schema of nbformat:
