@@ -57,10 +57,11 @@ def template(tmp_path_factory):
     warm.stop()
 
 
-@pytest.fixture(params=["bubblewrap", "warm template"])
+@pytest.fixture(params=[pytest.param("bubblewrap", marks=pytest.mark.slow), "warm template"])
 def judge(request, kernel, monkeypatch):
     """A judge started as the grader starts it: in bubblewrap, or forked from the worker's warm
-    template (every test here runs on both)."""
+    template (every test here runs on both; ``make check`` on the warm template, the grader's
+    default, only: test_sandbox_paths_agree shows quickly that the two sandboxes agree)."""
     km, kc, folder = kernel
     monkeypatch.setattr(sandbox_template, "_forks_from", None)
     if request.param == "warm template":
