@@ -12,7 +12,9 @@ os.environ.pop("COURSE_GRADEBOOK_URL", None)
 
 COURSE = Path(__file__).resolve().parents[1]
 # What a user of the checkout made or keeps: tests work in temporary folders, never here.
-USERS_FILES = (".demo", "submitted", "autograded", "feedback", "exports", "logs", "gradebook.db",
+# (Not ``.demo/``: `make demo` wipes and remakes it at every run, and one running beside the
+# tests, as a TA's grading may, rewrites it while they run.)
+USERS_FILES = ("submitted", "autograded", "feedback", "exports", "logs", "gradebook.db",
                "source", "release", "nbgrader_config.py")
 
 
