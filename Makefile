@@ -61,8 +61,9 @@ test: install
 	$(PY) -m pytest grader_tests
 
 ## The fast tier, for everyday work: the layering (pyproject.toml's import-linter contracts),
-## then every test but whole-class gradings, the Dask cluster, the browser and the megabyte
-## scans (marked `slow` in grader_tests/conftest.py). A test that cannot be quick goes there.
+## then every test but whole-class gradings, the Dask cluster, the browser, the megabyte
+## scans and the judge tests' bubblewrap twins (marked `slow` in grader_tests/conftest.py).
+## A test that cannot be quick goes there.
 check: install
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -m "not slow" grader_tests

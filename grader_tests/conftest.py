@@ -12,7 +12,9 @@ os.environ.pop("COURSE_GRADEBOOK_URL", None)
 
 COURSE = Path(__file__).resolve().parents[1]
 # What a user of the checkout made or keeps: tests work in temporary folders, never here.
-USERS_FILES = (".demo", "submitted", "autograded", "feedback", "exports", "logs", "gradebook.db",
+# (Not ``.demo/``: `make demo` wipes and remakes it at every run, and one running beside the
+# tests, as a TA's grading may, rewrites it while they run.)
+USERS_FILES = ("submitted", "autograded", "feedback", "exports", "logs", "gradebook.db",
                "source", "release", "nbgrader_config.py")
 
 
@@ -27,13 +29,16 @@ SLOW_MODULES = {  # every test of these modules grades a class
     "test_student_wheel",  # a fresh venv, pip install ./student, every release notebook run
     "test_cluster",  # a Dask scheduler and workers over TLS, a class graded on them
     "test_finisher",  # report_class's graded class, or `python -m course grade` itself
+    "test_command_permissions",  # `python -m course grade`, then `export` as nobody
 }
 # A test that asks for one of these fixtures (each grades a class) is slow too. Single tests
 # elsewhere carry ``@pytest.mark.slow`` themselves (``proofs.GradingProofs``' real runs, one
 # real autograde in test_grading_mode and test_blind_implementations, the release rebuilt, a
 # batch run past its budget in test_root_path_ops, the linear-time checks of test_linear_parsing
-# that read megabytes of student text many times over).
-SLOW_FIXTURES = {"real_run", "real_scores", "graded"}
+# that read megabytes of student text many times over, the batches with warm kernels off in
+# test_warm_template, a worker's first student in test_fork_server).
+SLOW_FIXTURES = {"real_run", "real_scores", "graded",
+                 "attacked"}  # test_warm_attacks' class
 
 
 def pytest_collection_modifyitems(config, items):
@@ -42,6 +47,35 @@ def pytest_collection_modifyitems(config, items):
         if (module in SLOW_MODULES or item.get_closest_marker("browser")
                 or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))):
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_runtest_setup(item):
+    _alembic_head_asked_once()
+
+
+_ALEMBIC_HEAD: list[str] = []
+
+
+def _alembic_head_asked_once() -> None:
+    """nbgrader asks the ``alembic`` command for its head revision at every new gradebook: a
+    Python start-up of about 3 CPU-s here, for a constant of the installed nbgrader. In this
+    test process it is asked once and the answer kept (each later ask still fails, as nbgrader's
+    would, when no ``alembic`` is on PATH). Graders and nbgrader commands the tests start are
+    other processes and ask it themselves."""
+    api = sys.modules.get("nbgrader.api")
+    if api is None or getattr(api.get_alembic_version, "asked_once", False):
+        return
+    ask = api.get_alembic_version
+
+    def get_alembic_version() -> str:
+        if shutil.which("alembic") is None:
+            raise FileNotFoundError("alembic: not on PATH")
+        if not _ALEMBIC_HEAD:
+            _ALEMBIC_HEAD.append(ask())
+        return _ALEMBIC_HEAD[0]
+
+    get_alembic_version.asked_once = True
+    api.get_alembic_version = get_alembic_version
 
 
 def _snapshot() -> dict[str, tuple[int, int]]:

@@ -195,14 +195,26 @@ def score_in_process(assignment: str, overrides: dict[str, str] | None = None, *
 SCRATCH_COURSES: list[Path] = []  # removed when a passing test session ends (conftest.py)
 
 
+_BUILT: dict[tuple[str, ...], Path] = {}  # assignments -> the course made for them this run
+
+
 def scratch_course(assignments: list[str]) -> Path:
-    """A throwaway copy of the course (config, sources) with its own gradebook, releases made."""
+    """A throwaway copy of the course (config, sources) with its own gradebook, releases made.
+
+    Made with nbgrader once per run for each list of assignments (``generate_assignment`` is a
+    process start-up of seconds per assignment), then copied for each caller."""
+    key = tuple(assignments)
+    if key not in _BUILT:
+        built = Path(tempfile.mkdtemp(prefix="course-made-"))
+        SCRATCH_COURSES.append(built)
+        shutil.copy(ROOT / "nbgrader_config.py", built)
+        for assignment in assignments:
+            shutil.copytree(ROOT / "source" / assignment, built / "source" / assignment)
+            nbgrader("generate_assignment", assignment, "--force", root=built)
+        _BUILT[key] = built
     root = Path(tempfile.mkdtemp(prefix="course-"))
     SCRATCH_COURSES.append(root)
-    shutil.copy(ROOT / "nbgrader_config.py", root)
-    for assignment in assignments:
-        shutil.copytree(ROOT / "source" / assignment, root / "source" / assignment)
-        nbgrader("generate_assignment", assignment, "--force", root=root)
+    shutil.copytree(_BUILT[key], root, symlinks=True, dirs_exist_ok=True)
     return root
 
 

@@ -272,12 +272,18 @@ def test_a_worker_the_batch_no_longer_knows_is_not_alive():
     assert workers.alive(12345) is False
 
 
-def test_the_sweep_removes_a_dead_batchs_empty_kernel_group_at_once(tmp_path):
-    """A kernel group whose runtime folder is gone was left until it was an hour old."""
+def test_the_sweep_removes_a_dead_batchs_empty_kernel_group_at_once(tmp_path, monkeypatch):
+    """A kernel group whose runtime folder is gone was left until it was an hour old. The
+    groups and runtime folders are the test's own (a group folder of its own, a runtime base
+    under its ``tmp_path``): the sweep neither sees nor touches a grading elsewhere."""
+    import tempfile
+
     from course.grading.sandbox import cgroups, runtime
 
     if os.geteuid() != 0 or cgroups.status() is not None:
         pytest.skip(f"kernel cgroups are made by a root grader: {cgroups.status()}")
+    monkeypatch.setattr(cgroups, "FOLDER", f"course-kernels-sweep-test-{os.getpid()}")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     dead = cgroups.Group(f"kernel-{os.urandom(4).hex()}")  # its folder was removed: done with
     kept = runtime.Folder.make()  # a live grader's folder, and its group
     live = cgroups.Group(kept.path.name)
@@ -294,6 +300,9 @@ def test_the_sweep_removes_a_dead_batchs_empty_kernel_group_at_once(tmp_path):
             except (OSError, LookupError):
                 pass
         kept.remove()
+        for parent in cgroups.parents().values():
+            if parent.is_dir():
+                parent.rmdir()  # the test's own group folder, empty now
 
 
 # The whole command, on a real class.

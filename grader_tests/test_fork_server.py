@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from course.grading.course_dir import A1, BIN, ROOT, notebooks
 
@@ -87,6 +88,7 @@ def test_a_warm_up_that_fails_leaves_the_fork_server_to_start(tmp_path):
         assert (preloaded["markdown"], preloaded["highlighted"], preloaded["templates"]) == (0, 0, 0)
 
 
+@pytest.mark.slow  # a student graded: a kernel, the judge, the gradebook
 def test_a_workers_first_student_imports_or_compiles_nothing_its_fork_server_could_have(tmp_path):
     """Each worker imported the gradebook's SQLite dialect, psutil and the kernels'
     provisioner on its first student, and compiled a schema of nbformat: the fork server does

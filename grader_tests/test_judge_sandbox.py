@@ -31,6 +31,7 @@ from course.grading.sandbox.template import Forked, Template
 from tools import bwrap_found, require
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="attacks a root grader (as CI runs)")
+EVIL_MARK = Path(f"/tmp/evil-imported-{os.getpid()}")  # this run's: no other run's leftover
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,7 @@ def kernel(tmp_path_factory):
     require("bwrap", bwrap_found(), "the judge runs in the sandbox")
     folder = tmp_path_factory.mktemp("submission")
     (folder / "chunking_notes.md").write_text("# my card\n")
-    (folder / "evil.py").write_text("open('/tmp/evil-imported', 'w')\n")
+    (folder / "evil.py").write_text(f"open({str(EVIL_MARK)!r}, 'w')\n")
     (folder / "packing_by_hand.ipynb").write_text('{"hidden": "HIDDEN-TEST-SOURCE"}')
     km, kc = start_new_kernel(kernel_name="python3", cwd=str(folder), startup_timeout=60)
     yield km, kc, folder
@@ -57,10 +58,11 @@ def template(tmp_path_factory):
     warm.stop()
 
 
-@pytest.fixture(params=["bubblewrap", "warm template"])
+@pytest.fixture(params=[pytest.param("bubblewrap", marks=pytest.mark.slow), "warm template"])
 def judge(request, kernel, monkeypatch):
     """A judge started as the grader starts it: in bubblewrap, or forked from the worker's warm
-    template (every test here runs on both)."""
+    template (every test here runs on both; ``make check`` on the warm template, the grader's
+    default, only: test_sandbox_paths_agree shows quickly that the two sandboxes agree)."""
     km, kc, folder = kernel
     monkeypatch.setattr(sandbox_template, "_forks_from", None)
     if request.param == "warm template":
@@ -150,7 +152,7 @@ def test_a_module_the_student_names_is_not_imported(judge):
     _student(kc, "module = 'evil'")
     outputs = box.run("import importlib\nimportlib.import_module(module)\n", "t")
     assert outputs[-1]["ename"] == "ModuleNotFoundError", outputs
-    assert not Path("/tmp/evil-imported").exists()
+    assert not EVIL_MARK.exists()
 
 
 def test_no_privilege_no_network_no_host_processes(judge):

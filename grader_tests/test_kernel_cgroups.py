@@ -226,12 +226,14 @@ def test_no_cgroup_outlives_its_kernel(graded):
 
 # --- cgroup v2 (the unified hierarchy), behind the same ``Group`` ------------------------------
 
-def test_a_group_on_the_unified_hierarchy_holds_its_processes_and_ends_them():
+def test_a_group_on_the_unified_hierarchy_holds_its_processes_and_ends_them(monkeypatch):
     """Made, joined, listed and removed on this machine's v2 hierarchy (here a hybrid host's
-    /sys/fs/cgroup/unified, whose controllers are all v1's: so no limit is written)."""
+    /sys/fs/cgroup/unified, whose controllers are all v1's: so no limit is written), in a
+    group folder of the test's own: a grading elsewhere on the machine does not meet it."""
     root = cgroups.unified()
     if root is None:
         pytest.skip("no cgroup v2 hierarchy here")
+    monkeypatch.setattr(cgroups, "FOLDER", f"course-kernels-v2-test-{os.getpid()}")
     group = cgroups.Group(f"kernel-v2-test-{os.getpid()}", on="v2")
     own = cgroups.own_v2_group()
     folder = root / own.lstrip("/") / cgroups.FOLDER / group.name
@@ -251,6 +253,9 @@ def test_a_group_on_the_unified_hierarchy_holds_its_processes_and_ends_them():
         child.kill()
         child.wait()
         group.remove()
+        if folder.parent.is_dir():
+            folder.parent.rmdir()  # the test's own group folder, empty now
+    assert not folder.parent.exists()
 
 
 def test_a_v2_group_is_made_with_the_classes_limits(tmp_path, monkeypatch):

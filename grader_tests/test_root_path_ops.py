@@ -23,6 +23,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -325,16 +326,20 @@ time.sleep(600)
 '''
 
 
-def _holder(prefix: str) -> tuple[subprocess.Popen, Path]:
+def _holder(prefix: str, tmp: Path) -> tuple[subprocess.Popen, Path]:
     process = subprocess.Popen([sys.executable, "-c", HOLDER, prefix], stdout=subprocess.PIPE,
-                               text=True)
+                               text=True, env={**os.environ, "TMPDIR": str(tmp)})
     return process, Path(process.stdout.readline().strip())
 
 
-def test_a_dead_graders_folders_are_swept_and_a_live_ones_kept():
-    dead, dead_folder = _holder("kernel-")
-    dead_template, dead_template_folder = _holder("template-")
-    live, live_folder = _holder("kernel-")
+def test_a_dead_graders_folders_are_swept_and_a_live_ones_kept(tmp_path, monkeypatch):
+    """In a runtime base of the test's own (under its ``tmp_path``): a grading elsewhere on
+    the machine neither sees this sweep nor adds folders to it."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead, dead_folder = _holder("kernel-", tmp_path)
+    dead_template, dead_template_folder = _holder("template-", tmp_path)
+    live, live_folder = _holder("kernel-", tmp_path)
+    assert dead_folder.parent == runtime.base() == tmp_path / runtime.base().name
     young = Path(os.path.join(runtime.base(), f"kernel-young-{secrets.token_hex(4)}"))
     young.mkdir()  # no lock yet: a folder just being made
     try:

@@ -170,6 +170,7 @@ def test_a_template_that_dies_is_replaced_and_the_student_in_flight_retried(grad
     assert not killed["after"], "the worker's template outlived the batch"
 
 
+@pytest.mark.slow  # two batches
 @pytest.mark.parametrize("off_in", ["the environment", "nbgrader_config.py"])
 def test_warm_kernels_off_starts_them_cold(monkeypatch, off_in):
     """Turned off by COURSE_WARM_KERNELS=0, or in the course's config, which a worker reads
