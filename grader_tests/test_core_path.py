@@ -80,7 +80,6 @@ def test_assignment_4_core_path_reveals_q2_with_core_work_only():
     its only reveal needed the stretch ``chunk_with_tables``)."""
     ns, _, failed, _ = run_core_path(A4, {"tear_findings", "q_apac_alone", "chunk_table", "q_groups"})
     assert failed == {}, failed
-    cells = nbformat.read(release_path(A4), as_version=4).cells
     reveals = [c.source for c, core in cells_on_paths(A4)
                if core and c.cell_type == "code" and 'reveal_after(["apac_alone_enough"]' in c.source]
     assert len(reveals) == 1, "no core reveal of apac_alone_enough"
@@ -143,3 +142,13 @@ def _stretch_tests(assignment) -> set[str]:
     """Grade ids of the test cells that sit in a stretch part or subsection of the release."""
     return {cell.metadata["nbgrader"]["grade_id"] for cell, core in cells_on_paths(assignment)
             if cell.metadata.get("nbgrader", {}).get("grade") and not core}
+
+
+def test_assignment_5s_knowledge_check_is_taught_on_assignment_3s_core_path():
+    """A5's Q1 (the cleanest fix for a cut rule) and Q3 (why metadata is stamped at chunk time)
+    are graded for correctness, so by A1's rule the core path must teach them first (walk 4: only
+    A3's stretch Part 5 did)."""
+    core = " ".join(" ".join(c.source.split()) for c, on_core in cells_on_paths(A3)
+                    if on_core and c.cell_type == "markdown")
+    assert "the cleanest fix for a rule cut away from its amount" in core
+    assert "while it cuts, it knows each piece's document, section and offset" in core
