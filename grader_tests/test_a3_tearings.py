@@ -262,7 +262,7 @@ def test_fates_stepper_has_five_steps_and_three_fates(reference):
     from course.lessons.fates_stepper import fates_stepper
     r = reference
     box = fates_stepper(r["chunk_fixed"], r["chunk_recursive"], r["chunk_structured"], r["severed"], _judge,
-                        HR_LEAVE, CONTRACTOR_LEAVE, size=160, overlap=20)
+                        HR_LEAVE, CONTRACTOR_LEAVE, size=170, overlap=20)
     assert (box.slider.min, box.slider.max) == (1, 5)
     seen = []
     for step in range(1, 6):
@@ -270,7 +270,7 @@ def test_fates_stepper_has_five_steps_and_three_fates(reference):
         seen.append(box.view.value)
         assert f"step {step} / 5" in box.view.value
     assert len(set(seen)) == 5
-    assert "fate-lost" in seen[1] and "fate-whole" in seen[2] and "fate-whole" in seen[3]
+    assert "fate-severed" in seen[1] and "fate-whole" in seen[2] and "fate-whole" in seen[3]
     assert seen[4].count("retrieved-complete") == 1
 
 

@@ -234,3 +234,20 @@ def test_the_size_that_holds_is_not_an_early_spike():
                                    "flat": [0.78] * 7, "late": [0.2, None, 0.5, 0.97, 1.0, 0.96,
                                                                 0.98]}, sizes)
     assert held == {"recursive": (384, 1.0), "flat": (32, 0.78), "late": (128, 0.97)}
+
+
+def test_a_recall_that_never_holds_gives_no_size_to_copy():
+    """Walk 4: on requests the structure-aware recall is 1.00 at 32-64 tokens and 0.75 from 96 to
+    512; the summary said "0.75 from 512" and offered "size 512" for the card, a size where
+    nothing held. It must say recall never held, and offer no line to copy."""
+    from course.lessons.evidence_explorer import _summary
+    sizes = [32, 48, 64, 96, 512]
+    assert evidence.holding_sizes({"structured": [1.0, 1.0, 1.0, 0.75, 0.75]}, sizes) == \
+        {"structured": (None, 1.0)}
+    results = {name: {"recall": values} for name, values in
+               (("fixed", [0.5, 0.75, 1.0, 1.0, 1.0]), ("recursive", [1.0] * 5),
+                ("structured", [1.0, 1.0, 1.0, 0.75, 0.75]))}
+    text = _summary(results, sizes, "recall", top=2)
+    assert "structured: never held within 0.05 of its best" in text and "1.00</b> at 32–64" in text
+    assert "structured: size" not in text and "structured: no size held" in text
+    assert "fixed: size 64 (tokens)" in text and "recursive: size 32 (tokens)" in text

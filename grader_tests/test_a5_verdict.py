@@ -4,6 +4,8 @@ The card is a file beside the notebook (``chunking_notes.md``), so every run her
 into the working directory first: in process, the forked child inherits the test's cwd; through
 the real autograder, the card is written into ``submitted/<student>/<assignment>/``.
 """
+import contextlib
+import io
 import os
 import re
 import shutil
@@ -455,17 +457,34 @@ def test_real_docs_are_found_offline_with_headings_and_fences():
 
 
 def test_evidence_lines_are_parts_5_4_accepts():
-    """5.4's numbered lines: every piece is a verbatim part of two words or more and at most
-    400 characters (5.4's rules), so a part is copied from one line, and together they cover
-    most of the document's prose."""
+    """5.4's numbered lines: every line the list offers whole is a verbatim line of two words or
+    more and at most 400 characters (5.4's rules), and every line is numbered, none dropped, so
+    that "consecutive numbers are consecutive lines" holds (walk 4: one-word lines were dropped
+    and long lines split at sentence ends, so two pieces joined by a line break were not in the
+    document)."""
     for doc in real_docs.catalog()[:8] + [real_docs.load("tiktoken")]:
+        lines = doc.text.split("\n")
         pieces = real_docs.evidence_lines(doc.text)
-        assert pieces and all(p in doc.text and len(p.split()) >= 2 and len(p) <= 400
+        assert pieces and all(p in lines and len(p.split()) >= 2 and len(p) <= 400
                               for p in pieces), doc.name
         assert not any(p.lstrip().startswith("```") for p in pieces), doc.name
-    tiktoken = real_docs.evidence_lines(real_docs.load("tiktoken").text)
-    assert "pip install tiktoken" in tiktoken
-    assert "On average, in practice, each token corresponds to about 4 bytes." in tiktoken
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            real_docs.show_lines(doc.text)
+        shown = [row.split("│ ", 1)[1] if "│ " in row else "" for row in printed.getvalue().split("\n")[1:-1]]
+        assert shown == lines, doc.name
+        for first, second in zip(shown, shown[1:]):
+            assert first + "\n" + second in doc.text
+    tiktoken = real_docs.load("tiktoken").text
+    assert "pip install tiktoken" in real_docs.evidence_lines(tiktoken)
+    assert "properties:" in tiktoken.split("\n")  # one word: numbered, marked, not dropped
+
+
+def test_a_part_that_is_not_verbatim_is_told_where_it_differs():
+    document = "first line\nsecond line"
+    told = real_docs.where_it_differs("first line second line", document)
+    assert "first 10 characters" in told and "' second line'" in told
+    assert "first 10" not in real_docs.where_it_differs("first line\nsecond", document)
 
 
 def test_the_course_readme_is_never_a_document_to_choose(monkeypatch):
@@ -733,3 +752,19 @@ def test_every_pointer_to_the_card_names_the_cards_part():
     card_part = re.search(r"^## Part (\d+) · The chunking decision card", text, re.M).group(1)
     pointers = re.findall(r"card in Part (\d+)|Part (\d+) \(the decision card\)", text)
     assert pointers and {a or b for a, b in pointers} == {card_part}
+
+
+def test_my_questions_failure_names_the_part_and_where_it_differs():
+    """Walk 4: the visible test said only "not verbatim" and called the evidence part a
+    "chunk"; it must name the part and say where it stops matching the document."""
+    cell = next(c for c in nbformat.read(release_path(A5), as_version=4).cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == "test_my_questions")
+    wrong = "pip install tiktoken\nThe tokeniser API"  # two lines, but not neighbours
+    namespace = {"DOC_CHOICE": "tiktoken", "MY_QUESTIONS": [
+        ("how do I install it", ["pip install tiktoken"]), ("where is the API documented", [wrong]),
+        ("how fast is tiktoken", ["is between 3-6x faster"])]}
+    with pytest.raises(AssertionError) as failure:
+        exec(cell.source, namespace)
+    message = str(failure.value)
+    assert "evidence part 'pip install tiktoken\\nThe tokeniser API'" in message, message
+    assert "first 21 characters" in message and "chunk" not in message, message

@@ -66,6 +66,8 @@ GIVEAWAYS = {
 PREDICTION_GIVEAWAYS = {
     "predicted_complete_hotel": ["chunkers cut the hotel rule"],
     "predicted_complete_travel": ["misses at top-1 everywhere"],
+    # walk 4: the contractors' retrieval line printed, and a note said who wins, before demo 3
+    "predicted_fates": ["won by the heading path", "[contractor_leave]"],
 }
 
 def words(text: str) -> list[str]:

@@ -11,7 +11,7 @@ import pytest
 from course.grading.submissions import solutions
 from harness import release_path, source_path
 
-A3, A5 = "03-three-tearings", "05-own-docs-verdict"
+A3, A4, A5 = "03-three-tearings", "04-table-rescue", "05-own-docs-verdict"
 
 
 def cells_on_paths(assignment):
@@ -63,15 +63,31 @@ def test_assignment_3_core_path_runs_the_demonstrations_on_the_given_chunkers():
     assert "<span class='numbers-cut'>0</span> of 7" in summary
     stepper = ns["fates_stepper"](ns["lab_fixed"], ns["lab_recursive"], ns["lab_structured"],
                                   ns["severed"], ns["answerable"], ns["HR_LEAVE"],
-                                  ns["CONTRACTOR_LEAVE"], size=160, overlap=20, source="handbook.md")
+                                  ns["CONTRACTOR_LEAVE"], size=170, overlap=20, source="handbook.md")
     fates = []
     for step in (2, 3, 4):
         stepper.slider.value = step
         assert "⚠" not in stepper.view.value, stepper.view.value[:300]
         fates.append(stepper.view.value.split("class='fate fate-")[1].split("'")[0])
-    assert fates == ["lost", "whole", "whole"]  # Demonstration 3's paragraph
+    # Demonstration 3's paragraph: the student's own `severed` decides one fate (walk 4).
+    assert fates == ["severed", "whole", "whole"]
     table = ns["retrieval_table"](ns["POLICY"], ns["LAB_QUERIES"])
     assert "Error" not in table and table.count("top-1") == 9
+
+
+def test_assignment_4_core_path_reveals_q2_with_core_work_only():
+    """Q2 (``apac_alone_enough``) is core, so its reveal must open on core work alone (walk 4:
+    its only reveal needed the stretch ``chunk_with_tables``)."""
+    ns, _, failed, _ = run_core_path(A4, {"tear_findings", "q_apac_alone", "chunk_table", "q_groups"})
+    assert failed == {}, failed
+    reveals = [c.source for c, core in cells_on_paths(A4)
+               if core and c.cell_type == "code" and 'reveal_after(["apac_alone_enough"]' in c.source]
+    assert len(reveals) == 1, "no core reveal of apac_alone_enough"
+    head, expression = reveals[0].split("reveal_after(", 1)
+    exec(head, ns)
+    shown = eval("reveal_after(" + expression, ns)
+    text = shown.children[1].value
+    assert "APAC | 12 | 40" in text and "Region | Breakfast | Dinner" in text and "False" in text
 
 
 @pytest.mark.parametrize("when", ["before", "after"])
@@ -126,3 +142,13 @@ def _stretch_tests(assignment) -> set[str]:
     """Grade ids of the test cells that sit in a stretch part or subsection of the release."""
     return {cell.metadata["nbgrader"]["grade_id"] for cell, core in cells_on_paths(assignment)
             if cell.metadata.get("nbgrader", {}).get("grade") and not core}
+
+
+def test_assignment_5s_knowledge_check_is_taught_on_assignment_3s_core_path():
+    """A5's Q1 (the cleanest fix for a cut rule) and Q3 (why metadata is stamped at chunk time)
+    are graded for correctness, so by A1's rule the core path must teach them first (walk 4: only
+    A3's stretch Part 5 did)."""
+    core = " ".join(" ".join(c.source.split()) for c, on_core in cells_on_paths(A3)
+                    if on_core and c.cell_type == "markdown")
+    assert "the cleanest fix for a rule cut away from its amount" in core
+    assert "while it cuts, it knows each piece's document, section and offset" in core

@@ -108,7 +108,7 @@ HOLDS = 0.05  # a score "holds" from a size on if no larger size falls more than
 def holding_sizes(results: dict, sizes, tolerance: float = HOLDS) -> dict:
     """strategy -> (size, score): the smallest size whose score is within ``tolerance`` of the
     strategy's best and stays so at every larger size (an early spike that drops does not
-    count); where none holds, the largest size's score."""
+    count); where none holds (recall fell from its best and never came back), (None, best)."""
     held = {}
     for name, values in results.items():
         scored = [(size, value) for size, value in zip(sizes, values) if value is not None]
@@ -116,7 +116,7 @@ def holding_sizes(results: dict, sizes, tolerance: float = HOLDS) -> dict:
             continue
         best = max(value for _, value in scored)
         held[name] = next(((size, value) for i, (size, value) in enumerate(scored)
-                           if all(v >= best - tolerance for _, v in scored[i:])), scored[-1])
+                           if all(v >= best - tolerance for _, v in scored[i:])), (None, best))
     return held
 
 

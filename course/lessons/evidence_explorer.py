@@ -29,13 +29,29 @@ def _summary(results: dict, sizes, metric: str, top: int | None = None) -> str:
     scores = {name: results[name][metric] for name in STRATEGIES}
     held = holding_sizes(scores, sizes) if metric == "recall" else best_sizes(scores, sizes)
     word = "from" if metric == "recall" else "at"
-    cells = [f"{name} <b class='best-{name}'>{held[name][1]:.2f}</b> {word} {held[name][0]} tokens"
-             if name in held else f"{name}: no score (no question, or your {metric} function "
-             "failed)" for name in STRATEGIES]
+    cells = [_cell(name, held, scores[name], sizes, word, metric) for name in STRATEGIES]
     if metric == "recall":
         return (f"smallest size whose recall holds (within {HOLDS} of its best at every larger "
                 "size): " + ", ".join(cells) + card_lines(held, top))
     return f"best {metric}: " + ", ".join(cells)
+
+
+def _best_at(values, sizes) -> str:
+    """The sizes where ``values`` is at its best, as a range ("32–64") or one size."""
+    best = max(v for v in values if v is not None)
+    at = [size for size, v in zip(sizes, values) if v == best]
+    return f"{at[0]}–{at[-1]}" if len(at) > 1 else str(at[0])
+
+
+def _cell(name, held, values, sizes, word, metric) -> str:
+    """One strategy's part of the summary line."""
+    if name not in held:
+        return f"{name}: no score (no question, or your {metric} function failed)"
+    size, value = held[name]
+    if size is None:
+        return (f"{name}: never held within {HOLDS} of its best (<b class='best-{name}'>"
+                f"{value:.2f}</b> at {_best_at(values, sizes)} tokens, lower at every larger size)")
+    return f"{name} <b class='best-{name}'>{value:.2f}</b> {word} {size} tokens"
 
 
 def card_lines(held: dict, top: int | None) -> str:
@@ -43,6 +59,9 @@ def card_lines(held: dict, top: int | None) -> str:
     defaults (item 2): the card takes its sizes from what was measured, not from taste."""
     lines = [f"{name}: size {held[name][0]} (tokens); why: recall held at {held[name][1]:.2f} "
              f"from {held[name][0]} tokens up, top {top} chunks per question"
+             if held[name][0] is not None else
+             f"{name}: no size held (recall peaked at {held[name][1]:.2f}, then fell): no line "
+             "to copy; choose from the plot and write your own why"
              for name in STRATEGIES if name in held]
     return ("<pre class='card-sizes' style='white-space:pre-wrap;margin:4px 0'>for the card's "
             "defaults (item 2), per strategy:\n" + "\n".join(lines) + "</pre>") if lines else ""

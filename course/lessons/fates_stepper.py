@@ -102,7 +102,7 @@ def _retrieval(results, question, severed, judge) -> str:
 
 @not_while_grading
 def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge, document,
-                  question, *, size=160, overlap=20, source="handbook.md", step=1):
+                  question, *, size=170, overlap=20, source="handbook.md", step=1):
     """A 5-step slider (and a play button) following ``question`` through three tearings."""
     strategies = tearings(chunk_fixed, chunk_recursive, chunk_structured, source=source)
     results = run_all(strategies, document, size, overlap)

@@ -143,25 +143,44 @@ def _own_text(choice: str, folder: Path) -> str:
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
 
 
-_PIECE_END = re.compile(r"(?<=[.!?:])\s+")
 MAX_PART = 400  # 5.4's longest evidence part, in characters
 
 
+def is_whole_part(line: str) -> bool:
+    """Whether a document line, as it stands, is an evidence part 5.4 accepts: two words or
+    more, at most ``MAX_PART`` characters, not a code-fence marker line."""
+    return (len(line.split()) >= 2 and len(line) <= MAX_PART
+            and not line.lstrip().startswith(("```", "~~~")))
+
+
 def evidence_lines(text: str) -> list[str]:
-    """The document cut into short verbatim pieces for 5.4's evidence hunt: each line, and a long
-    line at its sentence ends, keeping pieces of two words or more and at most ``MAX_PART``
-    characters (fence lines and longer pieces left out), so a part is copied from one piece."""
-    pieces = []
-    for line in text.split("\n"):
-        if line.lstrip().startswith(("```", "~~~")):
-            continue
-        for piece in _PIECE_END.split(line.strip()):
-            if len(piece.split()) >= 2 and len(piece) <= MAX_PART:
-                pieces.append(piece)
-    return pieces
+    """The document's lines that 5.4 accepts as parts whole, verbatim and in order."""
+    return [line for line in text.split("\n") if is_whole_part(line)]
 
 
 def show_lines(text: str) -> None:
-    """Print ``evidence_lines(text)`` numbered, one per line, for copying."""
-    for number, piece in enumerate(evidence_lines(text), start=1):
-        print(f"{number:>4} │ {piece}")
+    """Print every line of ``text`` numbered and as it stands (blank ones too), so consecutive
+    numbers are consecutive lines; ✗ marks a line that is no part on its own."""
+    print("✗ = not a part on its own (one word, over 400 characters, or a code-fence line): "
+          "join it with a neighbour or copy a sentence of it")
+    for number, line in enumerate(text.split("\n"), start=1):
+        mark = " " if not line.strip() or is_whole_part(line) else "✗"
+        print(f"{number:>4} {mark}│ {line}")
+
+
+def where_it_differs(part: str, document: str) -> str:
+    """Where an evidence part stops matching ``document``: its longest beginning found there
+    (a binary search: a beginning that is found has every shorter one found too)."""
+    low, high = 0, len(part)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if part[:middle] in document:
+            low = middle
+        else:
+            high = middle - 1
+    if not part.strip():
+        return "the evidence part is empty"
+    if low == 0:
+        return f"the document holds not even its first character {part[:1]!r}"
+    return (f"the document holds its first {low} characters (…{part[max(0, low - 40):low]!r}), "
+            f"then not {part[low:low + 40]!r}: a line break, a space or a character differs there")
