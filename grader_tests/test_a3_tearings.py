@@ -286,6 +286,36 @@ def test_rate_explorer_moves_its_marker(reference):
     assert all(rates[-1] == 1.0 for rates in box.rates.values())
 
 
+def _stub(*args, **keywords):  # the release's answer cell, not written yet
+    raise NotImplementedError()
+
+
+def test_rate_explorer_says_a_stub_is_not_written_yet(reference):
+    """Round 4's student saw "fixed 0%, recursive 0%, structured 0%" from the stubs and could
+    read it as a result: a stub gets no rate, and the summary says to write it."""
+    from course.lessons.tearing_explorer import rate_explorer
+    box = rate_explorer(reference["chunk_fixed"], _stub, _stub,
+                        [(POLICY, POLICY_QUESTIONS), (HR_LEAVE, HR_QUESTIONS)], _judge, size=120)
+    assert "rate-fixed'>57%" in box.summary.value
+    assert "rate-recursive" not in box.summary.value and "rate-structured" not in box.summary.value
+    assert ("chunk_recursive and chunk_structured are not written yet: write them, run their "
+            "cells, then run this cell again") in box.summary.value
+    assert set(box.rates) == {"fixed"}
+
+
+def test_demonstration_5_says_a_stub_is_not_written_yet(capsys):
+    """Demonstration 5 calls chunk_structured and chunk_recursive directly: on the release's
+    stubs it says they are not written yet instead of raising NotImplementedError."""
+    cells = [c.source for c in nbformat.read(release_path(A3), as_version=4).cells
+             if c.cell_type == "code"]
+    namespace = {"chunk_structured": _stub, "chunk_recursive": _stub}
+    exec(cells[0], namespace)
+    exec(next(c for c in cells if "def metadata_demo" in c).split("reveal_after")[0], namespace)
+    assert namespace["metadata_demo"]().value.count("chunk_structured is not written yet") == 1
+    exec(next(c for c in cells if "length=count_tokens)" in c), namespace)
+    assert "chunk_recursive is not written yet" in capsys.readouterr().out
+
+
 # --------------------------------------------------------------------- the offsets rule, stated and quoted
 
 

@@ -2,6 +2,7 @@
 are graded like every other function (each mistake loses exactly its cell, each correct variant
 earns full marks, in process and through the real autograder); the given chunkers and the
 evidence explorer do what the part says."""
+import re
 import time
 
 import nbformat
@@ -54,10 +55,44 @@ def test_blank_metrics_earn_nothing_and_say_what_is_missing():
 
 
 def test_hidden_failures_name_the_rule_not_the_expected_value():
+    report = score(WRONG["recall-returns-int-when-whole"][1])
+    message = report.failures["test_evidence_recall"]
+    assert "the contract says: one chunk holds all the evidence" in message, message
+    assert "received: 1 (type int)" in message, message
+
+
+def test_overlapping_evidence_fails_the_worked_example_visibly():
+    """Round 4's student saw that a recall counting an evidence token once per span passed the
+    visible worked example (its evidence spans did not overlap); now it fails it, saying why."""
     report = score(WRONG["recall-evidence-lengths-summed"][1])
     message = report.failures["test_evidence_recall"]
-    assert "overlapping evidence spans: an evidence token counts once" in message, message
-    assert "0.5" not in message and "0.375" in message, message
+    assert "overlapping evidence spans is 2 / 6" in message and "once, not twice" in message
+    assert "received: 0.25" in message, message
+
+
+# each hidden rule of test_my_questions -> how 5.4's markdown states it
+_MY_QUESTIONS_RULES = {
+    "questions of three words or more": "each of three words or more",
+    "questions all different": "all different (ignoring case",
+    "each question has evidence": "each with at least one evidence part",
+    "evidence parts of 2+ words, at most 400 characters":
+        "of two words or more and at most 400 characters",
+    "evidence from at least two places": "start at two or more different places",
+}
+
+
+def test_every_hidden_rule_of_my_questions_is_stated_before_the_cell():
+    """Round 4's student met 5.4's hidden rules only in the success line: each is stated in the
+    markdown above the cell, which also says which rules only submitting checks."""
+    cells = nbformat.read(source_path(A5), as_version=4).cells
+    test = next(c.source for c in cells if c.metadata.get("nbgrader", {}).get("grade_id")
+                == "test_my_questions")
+    hidden = test.split("### BEGIN HIDDEN TESTS")[1].split("### END HIDDEN TESTS")[0]
+    assert sorted(re.findall(r'rule="([^"]+)"', hidden)) == sorted(_MY_QUESTIONS_RULES)
+    text = " ".join(next(c.source for c in cells if c.source.startswith("### 5.4")).split())
+    for rule, stated in _MY_QUESTIONS_RULES.items():
+        assert stated in text, rule
+    assert "checked only when you submit, so check them yourself" in text
 
 
 def test_release_holds_no_metric_solution_or_hidden_case():

@@ -8,6 +8,7 @@ from ._kit.grading_mode import not_while_grading
 from ._kit.palette import STRATEGY
 from ._kit.png import figure_png, figure_with_axes
 from ._kit.strategies import STRATEGIES
+from .stubs import not_written, not_written_yet
 from ._kit.wiring import wire
 from .evidence import HOLDS, best_sizes, holding_sizes, measure, strategies
 from .tokens import count_tokens
@@ -67,18 +68,6 @@ def card_lines(held: dict, top: int | None) -> str:
             "defaults (item 2), per strategy:\n" + "\n".join(lines) + "</pre>") if lines else ""
 
 
-def not_written(metric) -> bool:
-    """True while ``metric`` is still the notebook's stub: on the core path precision and IoU
-    are stretch, and their view should say so rather than show an empty plot."""
-    try:
-        metric([(0, 1)], [(0, 1)])
-    except NotImplementedError:
-        return True
-    except Exception:  # a written metric with a bug: the plot's summary says it failed
-        return False
-    return False
-
-
 @not_while_grading
 def evidence_explorer(evidence_recall, evidence_precision, evidence_iou, documents: dict, *,
                       k: int = 2, overlap_share: float = 0.25):
@@ -105,10 +94,9 @@ def evidence_explorer(evidence_recall, evidence_precision, evidence_iou, documen
 
     def redraw(change=None):
         ax.clear()
-        if not_written(metrics[metric.value]):
+        if not_written(metrics[metric.value], [(0, 1)], [(0, 1)]):
             image.value = figure_png(figure, fast=True)
-            summary.value = (f"your {metric.value} function is not written yet: write it, run its "
-                             "cell, then run this cell again")
+            summary.value = not_written_yet(f"your {metric.value} function")
             return
         try:
             sizes, scores = results(document.value, top.value)
