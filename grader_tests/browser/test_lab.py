@@ -119,7 +119,7 @@ def test_run_all_then_slider_redraws(assignment, name, page, lab, course, artifa
 
 
 def _predict_first_notebook(source, release):
-    """The blank release up to its first reveal cell, as a student has it once the functions
+    """The blank release up to its first reveal of an explorer, as a student has it once the functions
     are written and the predictions are not: test cells left out, every answer cell filled
     except the predictions that reveal waits for, which hold their blank value (the cell as
     released, minus the ``raise NotImplementedError()`` a student has not yet replaced).
@@ -134,7 +134,7 @@ def _predict_first_notebook(source, release):
         if cell.cell_type != "code" or _is_test(cell):
             continue
         names = _reveal_predictions(cell)
-        if names is not None:
+        if names is not None and _draws_an_explorer(cell):
             wanted = set(names)
             nb.cells.append(nbformat.v4.new_code_cell(cell.source))
             committed = {gid for gid, _ in to_commit.values()}
@@ -152,6 +152,12 @@ def _predict_first_notebook(source, release):
                 new.source = answers[gid]
         nb.cells.append(new)
     pytest.fail(f"{release.name} has no reveal_after(...) cell: every notebook needs predict-first")
+
+
+def _draws_an_explorer(cell) -> bool:
+    """A reveal that opens onto a figure and a slider, not one that only shows text
+    (``text_view``, as assignment 4's core reveal of Q2 does)."""
+    return "text_view(" not in cell.source
 
 
 def _all_predictions(nb) -> set[str]:

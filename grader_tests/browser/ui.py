@@ -137,12 +137,14 @@ SUMMARY_JS = """(out) => [...out.querySelectorAll('.widget-html-content')]
 
 
 class Explorer:
-    """The first revealed explorer in a notebook: its slider, summary text and figure."""
+    """The first revealed explorer in a notebook (an open reveal with a slider): its slider,
+    summary text and figure."""
 
     def __init__(self, notebook: Locator):
         self.page = notebook.page
         self.output = notebook.locator(".jp-OutputArea-output",
-                                       has=self.page.locator(REVEAL_OPEN)).first
+                                       has=self.page.locator(REVEAL_OPEN)).filter(
+            has=self.page.locator(SLIDER_HANDLE)).first
         self.handle = self.output.locator(SLIDER_HANDLE).first
         self.readout = self.output.locator(".widget-slider .widget-readout").first
         self.image = self.output.locator("img").first
