@@ -202,20 +202,29 @@ def scratch_course(assignments: list[str]) -> Path:
     """A throwaway copy of the course (config, sources) with its own gradebook, releases made.
 
     Made with nbgrader once per run for each list of assignments (``generate_assignment`` is a
-    process start-up of seconds per assignment), then copied for each caller."""
+    process start-up of seconds per assignment), then copied for each caller. Under a
+    ``COURSE_GRADEBOOK_URL`` the gradebook is a server's, not the folder's, so a copy would
+    carry none of it: the course is made afresh, its assignments recorded there."""
+    if os.environ.get("COURSE_GRADEBOOK_URL"):
+        return _made(assignments, "course-")
     key = tuple(assignments)
     if key not in _BUILT:
-        built = Path(tempfile.mkdtemp(prefix="course-made-"))
-        SCRATCH_COURSES.append(built)
-        shutil.copy(ROOT / "nbgrader_config.py", built)
-        for assignment in assignments:
-            shutil.copytree(ROOT / "source" / assignment, built / "source" / assignment)
-            nbgrader("generate_assignment", assignment, "--force", root=built)
-        _BUILT[key] = built
+        _BUILT[key] = _made(assignments, "course-made-")
     root = Path(tempfile.mkdtemp(prefix="course-"))
     SCRATCH_COURSES.append(root)
     shutil.copytree(_BUILT[key], root, symlinks=True, dirs_exist_ok=True)
     return root
+
+
+def _made(assignments: list[str], prefix: str) -> Path:
+    """A new course folder with nbgrader's releases of ``assignments`` made."""
+    built = Path(tempfile.mkdtemp(prefix=prefix))
+    SCRATCH_COURSES.append(built)
+    shutil.copy(ROOT / "nbgrader_config.py", built)
+    for assignment in assignments:
+        shutil.copytree(ROOT / "source" / assignment, built / "source" / assignment)
+        nbgrader("generate_assignment", assignment, "--force", root=built)
+    return built
 
 
 def autograde(assignment: str, submissions: dict[str, object], root: Path | None = None) -> dict:

@@ -75,7 +75,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--assignment")
     args = parser.parse_args(argv)
     for name in PRELOAD:
-        importlib.import_module(name)
+        try:
+            importlib.import_module(name)
+        except ImportError:  # as multiprocessing's own: each worker then meets it and says so
+            pass
     if args.root and args.assignment:
         from course.grading.batch import warm
 
