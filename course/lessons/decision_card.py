@@ -461,6 +461,18 @@ def exhibit_explorer(chunk_fixed, document, questions, size=180, overlap=40):
     overlap_slider = widgets.IntSlider(value=overlap, min=0, max=200, step=10,
                                        description="overlap")
     view = widgets.HTML()
+    severing = {}  # overlap -> the sizes that sever an answer: worked out once per overlap
+
+    def severing_at(overlap_now: int) -> list[int]:
+        if overlap_now not in severing:
+            try:
+                with time_limit(2.0, "chunk_fixed"):
+                    severing[overlap_now] = severing_sizes(
+                        chunk_fixed, document, questions, overlap_now,
+                        range(size_slider.min, size_slider.max + 1, size_slider.step))
+            except Exception:  # a chunker that fails at another size: no hint, the view stands
+                severing[overlap_now] = []
+        return severing[overlap_now]
 
     def redraw(change=None):
         started = time.perf_counter()
@@ -490,13 +502,7 @@ def exhibit_explorer(chunk_fixed, document, questions, size=180, overlap=40):
             card = ("<p>For the card (item 3), copy these lines as they are:</p><pre class='card-"
                     f"exhibit' style='white-space:pre-wrap'>{escape(exhibit)}</pre>")
         else:
-            try:
-                with time_limit(2.0, "chunk_fixed"):
-                    sizes = severing_sizes(chunk_fixed, document, questions, overlap_now,
-                                           range(size_slider.min, size_slider.max + 1,
-                                                 size_slider.step))
-            except Exception:  # a chunker that fails at another size: no hint, the view stands
-                sizes = []
+            sizes = severing_at(overlap_now)
             card = (f"<p class='severing-sizes'>No answer severed here. With overlap {overlap_now}, "
                     f"sizes that sever one: {', '.join(map(str, sizes)) or 'none'}.</p>")
         elapsed = 1000 * (time.perf_counter() - started)
