@@ -8,9 +8,9 @@ from ._kit.grading_mode import not_while_grading
 from ._kit.palette import STRATEGY
 from ._kit.png import figure_png, figure_with_axes
 from ._kit.strategies import STRATEGIES
-from .stubs import not_written, not_written_yet
 from ._kit.wiring import wire
 from .evidence import HOLDS, best_sizes, holding_sizes, measure, strategies
+from .stubs import not_written, not_written_yet
 from .tokens import count_tokens
 
 SIZES = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)

@@ -22,10 +22,10 @@ from ._kit.lanes import (draw_lane, heading_offsets, lane_axes, lane_y, mark_cut
 from ._kit.palette import CUT, GUIDE, GUIDE_TEXT, STRATEGY
 from ._kit.png import Blitter, FigureCanvasAgg, figure_with_axes
 from ._kit.strategies import STRATEGIES, run_all, run_strategy, tearings
-from .stubs import not_written, not_written_yet
 from ._kit.wiring import wire
 from .boundary_damage import damage
 from .retriever import top_k
+from .stubs import not_written, not_written_yet
 
 offset_copy = Lazy("matplotlib.transforms", "offset_copy")
 
