@@ -53,7 +53,8 @@ def test_assignment_3_core_path_runs_the_demonstrations_on_the_given_chunkers():
     ns, printed, failed, _ = run_core_path(A3, {"severed"})
     assert failed == {}, failed
     for name in ("chunk_fixed", "chunk_recursive", "chunk_structured"):
-        assert f"{name}: not written yet -> the demonstrations use the course's given chunker" in printed
+        # Parts 1–3 follow the core path, so the lab's cell finds no chunker of the student's yet.
+        assert f"{name}: not defined yet -> the demonstrations use the course's given chunker" in printed
     explorer = ns["tearing_explorer"](ns["lab_fixed"], ns["lab_recursive"], ns["lab_structured"],
                                       ns["POLICY"], 180, 40, source="policy.md",
                                       questions=ns["POLICY_QUESTIONS"], judge=ns["answerable"])
@@ -73,6 +74,34 @@ def test_assignment_3_core_path_runs_the_demonstrations_on_the_given_chunkers():
     assert fates == ["severed", "whole", "whole"]
     table = ns["retrieval_table"](ns["POLICY"], ns["LAB_QUERIES"])
     assert "Error" not in table and table.count("top-1") == 9
+
+
+def test_assignment_3_run_all_stops_on_the_core_path_only_where_the_line_above_says_where_to_go_on():
+    """Walk 4: *Run All* stopped a core student at Part 1's tests, in Part 5 and at Demonstration
+    2, and the introduction named only some stops. Before the core path ends, a stretch cell may
+    stop it only at an answer whose question, right above, says where the core path goes on."""
+    answers = solutions(nbformat.read(source_path(A3), as_version=4))
+    cells = list(cells_on_paths(A3))
+    last_core = max(i for i, (cell, core) in enumerate(cells) if core and cell.cell_type == "code")
+    namespace, stops, skipping = {}, [], False
+    for index, (cell, core) in enumerate(cells[:last_core + 1]):
+        if skipping:  # the student follows the line: on at the next core heading
+            skipping = not (core and cell.cell_type == "markdown" and cell.source.startswith("## "))
+        if skipping or cell.cell_type != "code":
+            continue
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id", f"cell {index}")
+        source = answers[gid] if gid in ("severed",) or gid.startswith("predict") and core else cell.source
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(source, gid, "exec"), namespace)
+        except Exception:
+            assert not core, f"the core path itself stops at {gid}"
+            above = next(c.source for c, _ in reversed(cells[:index]) if c.cell_type == "markdown")
+            stops.append(gid)
+            skipping = True
+            assert "On the core path, *Run All* stops here" in " ".join(above.split()), \
+                f"Run All stops at {gid} (stretch) and the text above it does not say where to go on"
+    assert len(stops) <= 2, stops
 
 
 def test_assignment_4_core_path_reveals_q2_with_core_work_only():

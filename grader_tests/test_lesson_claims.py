@@ -102,7 +102,9 @@ def test_a3_fates_step5_recursive_top1_is_the_contractors_tail(a3):
         assert _answerable([chunks[best]], evidence) and "3.2 Contractors" in chunks[best]
     text = _text("03-three-tearings")
     assert "top-1 is chunk 4, the tail of the contractors' section" in text
-    assert "chunk 3 comes only third, after the employees' section" in text
+    # The stepper shows top-1 only: the note points at the table that shows the top 3 (walk 4).
+    assert "chunk 3 makes only the top 3 (the table above: recursive top-1 partial, top-3 complete)" in text
+    assert "comes only third" not in text
     assert "the employees' section outranks it" not in text
 
 
