@@ -104,6 +104,30 @@ def test_assignment_3_run_all_stops_on_the_core_path_only_where_the_line_above_s
     assert len(stops) <= 2, stops
 
 
+def test_assignment_3_shows_the_fixed_windows_before_demonstration_3_asks_for_their_fate():
+    """Walk 4: predicting the fixed fate at 170/20 meant finding the window edges by counting
+    characters. The core path prints the handbook and each fixed window on its own line before
+    the prediction, so predicting is reading; the fates themselves are still not shown."""
+    answers = solutions(nbformat.read(source_path(A3), as_version=4))
+    namespace, printed = {}, io.StringIO()
+    for cell, core in cells_on_paths(A3):
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if gid == "predict_fates":
+            break
+        if cell.cell_type != "code" or not core or cell.metadata.get("nbgrader", {}).get("grade"):
+            continue
+        with contextlib.redirect_stdout(printed):
+            exec(compile(answers.get(gid, cell.source), gid or "cell", "exec"), namespace)
+    shown = printed.getvalue()
+    assert namespace["HR_LEAVE"] in shown
+    windows = namespace["lab_fixed"](namespace["HR_LEAVE"], 170, 20)
+    assert len(windows) > 1
+    for number, window in enumerate(windows):
+        assert f"  {number} |{window.replace(chr(10), '⏎')}|" in shown, number
+    after = shown[shown.index(namespace["HR_LEAVE"]):]
+    assert not any(fate in after for fate in ("whole", "severed", "lost")), "a fate before its prediction"
+
+
 def test_assignment_4_core_path_reveals_q2_with_core_work_only():
     """Q2 (``apac_alone_enough``) is core, so its reveal must open on core work alone (walk 4:
     its only reveal needed the stretch ``chunk_with_tables``)."""
