@@ -213,6 +213,41 @@ def test_explorer_prints_the_size_that_holds_per_strategy_for_the_card():
     box.metric.value = "precision"
     assert "card-sizes" not in box.summary.value
 
+def test_explorer_prints_the_cards_row_for_the_measured_content_type():
+    """Walk 4: the card's defaults took 12 minutes. The explorer prints each strategy's item-2
+    row for the type measured (the policy is prose, a README markdown docs), its size and
+    overlap as measured; the separator cell stays empty for the student, so the row alone does
+    not pass item 2, and with a separator priority written in it does."""
+    import re
+    from course.lessons.decision_card import TEMPLATE, defaults_problems, parse_card
+    from course.lessons.real_docs import load
+    recall, precision, iou = _reference_metrics()
+    readme = load("requests").text
+    box = evidence_explorer_for(recall, precision, iou, readme)
+    for document, content in (("the lab's policy", "prose"), ("requests", "markdown docs")):
+        box.document.value = document
+        rows = re.findall(rf"^\| {content} \| .*\|$", re.sub("<[^>]+>", "", box.summary.value), re.M)
+        assert len(rows) == 3, box.summary.value
+        fixed_row = next(row for row in rows if "| fixed chunks:" in row)
+        assert fixed_row.split("|")[3].strip() == "25", fixed_row
+        blank_row = next(line for line in TEMPLATE.splitlines() if line.startswith(f"| {content} |"))
+        as_pasted = parse_card(TEMPLATE.replace(blank_row, fixed_row))
+        assert f"{content}: the separator priority is empty" in defaults_problems(as_pasted)
+        cells = fixed_row.split("|")
+        cells[4] = " blank line, line end, space "
+        filled = parse_card(TEMPLATE.replace(blank_row, "|".join(cells)))
+        assert not [p for p in defaults_problems(filled) if p.startswith(content + ":")], \
+            defaults_problems(filled)
+
+
+def evidence_explorer_for(recall, precision, iou, readme):
+    """The explorer on the lab's policy and one README, each with questions of known evidence."""
+    from course.lessons.evidence_explorer import evidence_explorer
+    questions = [("how do I install requests", ["python -m pip install requests"])]
+    return evidence_explorer(recall, precision, iou, {"the lab's policy": (POLICY, POLICY_QUESTIONS),
+                                                      "requests": (readme, questions)}, k=2)
+
+
 # --- the real autograder ------------------------------------------------------------------
 
 REAL_WRONG = ["precision-union-of-chunks", "iou-set-union", "recall-no-value-error",
