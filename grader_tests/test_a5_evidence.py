@@ -55,10 +55,21 @@ def test_blank_metrics_earn_nothing_and_say_what_is_missing():
 
 
 def test_hidden_failures_name_the_rule_not_the_expected_value():
+    report = score(WRONG["recall-returns-int-when-whole"][1])
+    message = report.failures["test_evidence_recall"]
+    assert "the contract says: one chunk holds all the evidence" in message, message
+    assert "received: 1 (type int)" in message, message
+
+
+def test_overlapping_evidence_fails_the_worked_example_visibly():
+    """Round 4's student saw that a recall counting an evidence token once per span passed the
+    visible worked example (its evidence spans did not overlap); the example's spans overlap
+    now, in the same one visible call (a second call would shift the recorder's rhythm in
+    test_hidden_stays_hidden), and its message says why."""
     report = score(WRONG["recall-evidence-lengths-summed"][1])
     message = report.failures["test_evidence_recall"]
-    assert "overlapping evidence spans: an evidence token counts once" in message, message
-    assert "0.5" not in message and "0.375" in message, message
+    assert "is the float 5 / 7" in message and "count once" in message, message
+    assert "received: 0.5555" in message, message
 
 
 # each hidden rule of test_my_questions -> how 5.4's markdown states it
