@@ -55,10 +55,21 @@ def test_blank_metrics_earn_nothing_and_say_what_is_missing():
 
 
 def test_hidden_failures_name_the_rule_not_the_expected_value():
+    report = score(WRONG["recall-returns-int-when-whole"][1])
+    message = report.failures["test_evidence_recall"]
+    assert "the contract says: one chunk holds all the evidence" in message, message
+    assert "received: 1 (type int)" in message, message
+
+
+def test_overlapping_evidence_fails_the_worked_example_visibly():
+    """Round 4's student saw that a recall counting an evidence token once per span passed the
+    visible worked example (its evidence spans did not overlap); the example's spans overlap
+    now, in the same one visible call (a second call would shift the recorder's rhythm in
+    test_hidden_stays_hidden), and its message says why."""
     report = score(WRONG["recall-evidence-lengths-summed"][1])
     message = report.failures["test_evidence_recall"]
-    assert "overlapping evidence spans: an evidence token counts once" in message, message
-    assert "0.5" not in message and "0.375" in message, message
+    assert "is the float 5 / 7" in message and "count once" in message, message
+    assert "received: 0.5555" in message, message
 
 
 # each hidden rule of test_my_questions -> how 5.4's markdown states it
@@ -212,6 +223,41 @@ def test_explorer_prints_the_size_that_holds_per_strategy_for_the_card():
                "tokens up, top 2 chunks" in lines.group(1), (name, lines.group(1))
     box.metric.value = "precision"
     assert "card-sizes" not in box.summary.value
+
+def test_explorer_prints_the_cards_row_for_the_measured_content_type():
+    """Walk 4: the card's defaults took 12 minutes. The explorer prints each strategy's item-2
+    row for the type measured (the policy is prose, a README markdown docs), its size and
+    overlap as measured; the separator cell stays empty for the student, so the row alone does
+    not pass item 2, and with a separator priority written in it does."""
+    import re
+    from course.lessons.decision_card import TEMPLATE, defaults_problems, parse_card
+    from course.lessons.real_docs import load
+    recall, precision, iou = _reference_metrics()
+    readme = load("requests").text
+    box = evidence_explorer_for(recall, precision, iou, readme)
+    for document, content in (("the lab's policy", "prose"), ("requests", "markdown docs")):
+        box.document.value = document
+        rows = re.findall(rf"^\| {content} \| .*\|$", re.sub("<[^>]+>", "", box.summary.value), re.M)
+        assert len(rows) == 3, box.summary.value
+        fixed_row = next(row for row in rows if "| fixed chunks:" in row)
+        assert fixed_row.split("|")[3].strip() == "25", fixed_row
+        blank_row = next(line for line in TEMPLATE.splitlines() if line.startswith(f"| {content} |"))
+        as_pasted = parse_card(TEMPLATE.replace(blank_row, fixed_row))
+        assert f"{content}: the separator priority is empty" in defaults_problems(as_pasted)
+        cells = fixed_row.split("|")
+        cells[4] = " blank line, line end, space "
+        filled = parse_card(TEMPLATE.replace(blank_row, "|".join(cells)))
+        assert not [p for p in defaults_problems(filled) if p.startswith(content + ":")], \
+            defaults_problems(filled)
+
+
+def evidence_explorer_for(recall, precision, iou, readme):
+    """The explorer on the lab's policy and one README, each with questions of known evidence."""
+    from course.lessons.evidence_explorer import evidence_explorer
+    questions = [("how do I install requests", ["python -m pip install requests"])]
+    return evidence_explorer(recall, precision, iou, {"the lab's policy": (POLICY, POLICY_QUESTIONS),
+                                                      "requests": (readme, questions)}, k=2)
+
 
 # --- the real autograder ------------------------------------------------------------------
 

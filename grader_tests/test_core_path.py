@@ -174,10 +174,11 @@ def test_assignment_5_core_path_measures_evidence_without_the_students_chunkers(
     written = {"doc_choice", "evidence_recall", "my_questions", "knowledge", "card_text"}
     ns, printed, failed, stretch = run_core_path(A5, written)
     assert failed == {}, failed
-    assert isinstance(stretch["own_chunkers"], NotImplementedError)  # Part 0's stub, as it says
-    assert isinstance(stretch["probe_chunkers"], NameError)  # its probe stops, as it says
+    # Part 0 runs as it stands (walk 4: its stub stopped Run All): the probe says what is missing
+    assert "own_chunkers" not in stretch and "probe_chunkers" not in stretch, stretch
+    assert "chunk_structured: not pasted yet. Fine on the core path" in printed
     assert {"test_evidence_precision", "test_evidence_iou"} <= _stretch_tests(A5)
-    assert "chunk_fixed" in ns and "chunk_recursive" not in ns
+    assert ns["chunk_fixed"]("abcdef", 4, 1) == ["abcd", "def"]
     box = ns["evidence_explorer"](ns["evidence_recall"], ns["evidence_precision"],
                                   ns["evidence_iou"], {"policy": (ns["POLICY"], ns["POLICY_QUESTIONS"]),
                                                        ns["DOC_CHOICE"]: (ns["DOCUMENT"], ns["MY_QUESTIONS"])})

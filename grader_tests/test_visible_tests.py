@@ -11,9 +11,10 @@ each correct implementation of ``implementations/`` must pass the visible tests 
 import pytest
 
 from harness import score_in_process
-from implementations import a1_packing, a3_tearings, a4_tables
+from implementations import a1_packing, a3_tearings, a4_tables, a5_evidence
 
 A1, A3, A4 = "01-packing-by-hand", "03-three-tearings", "04-table-rescue"
+A5 = "05-own-docs-verdict"
 CAUGHT = {  # mistake -> (assignment, its wrong answers, the visible test, words its message says)
     "keeps-whitespace-only-paragraphs": (A1, a1_packing.WRONG, "test_pack_verbatim", "skipped"),
     "keeps-empty-paragraphs": (A1, a1_packing.WRONG, "test_pack_verbatim", "skipped"),
@@ -30,6 +31,9 @@ CAUGHT = {  # mistake -> (assignment, its wrong answers, the visible test, words
     # its ✓ said "max_rows < 1 raises" when range(0, n, 0) raised by accident
     "table-no-value-error": (A4, a4_tables.WRONG, "test_chunk_table_inputs", "an empty table"),
     "table-value-error-too-late": (A4, a4_tables.WRONG, "test_chunk_table_inputs", "an empty table"),
+    # round 4's blind student: the worked example had no overlapping evidence spans
+    "recall-counts-per-evidence-span": (A5, a5_evidence.WRONG, "test_evidence_recall", "count once"),
+    "recall-evidence-lengths-summed": (A5, a5_evidence.WRONG, "test_evidence_recall", "count once"),
 }
 CORRECT = [(A1, name) for name in sorted(a1_packing.CORRECT)] + \
           [(A3, name) for name in sorted(a3_tearings.CORRECT)]

@@ -398,6 +398,9 @@ Sizes are in **tokens**, overlap in **percent** of the chunk size.
 
 ## 2. Defaults per content type
 
+Separator priority: strongest first, chosen from heading, code fence, blank line, table row
+end, line end, sentence end, space.
+
 | content | size (tokens) | overlap (%) | separator priority | why (one sentence) |
 |---|---|---|---|---|
 | prose | | | | |

@@ -24,7 +24,8 @@ def sizes_for(document: str) -> list[int]:
     return [s for s in SIZES if s < total] + whole
 
 
-def _summary(results: dict, sizes, metric: str, top: int | None = None) -> str:
+def _summary(results: dict, sizes, metric: str, top: int | None = None,
+             content: str = "prose", overlap_share: float = 0.25) -> str:
     """Recall: the smallest size whose recall holds (an early spike is no size to pick);
     precision and IoU, which fall as chunks grow: where each is best."""
     scores = {name: results[name][metric] for name in STRATEGIES}
@@ -33,7 +34,7 @@ def _summary(results: dict, sizes, metric: str, top: int | None = None) -> str:
     cells = [_cell(name, held, scores[name], sizes, word, metric) for name in STRATEGIES]
     if metric == "recall":
         return (f"smallest size whose recall holds (within {HOLDS} of its best at every larger "
-                "size): " + ", ".join(cells) + card_lines(held, top))
+                "size): " + ", ".join(cells) + card_lines(held, top, content, overlap_share))
     return f"best {metric}: " + ", ".join(cells)
 
 
@@ -55,17 +56,32 @@ def _cell(name, held, values, sizes, word, metric) -> str:
     return f"{name} <b class='best-{name}'>{value:.2f}</b> {word} {size} tokens"
 
 
-def card_lines(held: dict, top: int | None) -> str:
-    """Per strategy, the size whose recall holds and a why, ready to copy onto the card's
-    defaults (item 2): the card takes its sizes from what was measured, not from taste."""
-    lines = [f"{name}: size {held[name][0]} (tokens); why: recall held at {held[name][1]:.2f} "
-             f"from {held[name][0]} tokens up, top {top} chunks per question"
-             if held[name][0] is not None else
-             f"{name}: no size held (recall peaked at {held[name][1]:.2f}, then fell): no line "
-             "to copy; choose from the plot and write your own why"
-             for name in STRATEGIES if name in held]
+def content_type(document_name: str) -> str:
+    """The card's content type a measured document stands for: the lab's policy is prose, a
+    README (the catalog's or the student's own) is markdown docs."""
+    return "prose" if "policy" in document_name.lower() else "markdown docs"
+
+
+def card_lines(held: dict, top: int | None, content: str = "prose",
+               overlap_share: float = 0.25) -> str:
+    """Per strategy, the size whose recall holds and a why, then the card's item-2 row for
+    ``content`` with that size and the overlap measured, its separator cell left for the
+    student: the card takes its sizes from what was measured, not from taste."""
+    lines = []
+    for name in (name for name in STRATEGIES if name in held):
+        size, value = held[name]
+        if size is None:
+            lines.append(f"{name}: no size held (recall peaked at {value:.2f}, then fell): no line "
+                         "to copy; choose from the plot and write your own why")
+            continue
+        why = f"recall held at {value:.2f} from {size} tokens up, top {top} chunks per question"
+        overlap = round(overlap_share * 100) if name == "fixed" else 0
+        lines.append(f"{name}: size {size} (tokens); why: {why}\n"
+                     f"| {content} | {size} | {overlap} |  | {name} chunks: {why} |")
     return ("<pre class='card-sizes' style='white-space:pre-wrap;margin:4px 0'>for the card's "
-            "defaults (item 2), per strategy:\n" + "\n".join(lines) + "</pre>") if lines else ""
+            f"defaults (item 2), per strategy, with the {content} row of the strategy you pick "
+            "(its separator priority is yours to fill in):\n" + "\n".join(lines) + "</pre>"
+            ) if lines else ""
 
 
 @not_while_grading
@@ -118,7 +134,8 @@ def evidence_explorer(evidence_recall, evidence_precision, evidence_iou, documen
         ax.set_title(f"{document.value}: {questions} questions, top {top.value} chunk(s) each",
                      fontsize=8)
         image.value = figure_png(figure, fast=True)
-        summary.value = _summary(scores, sizes, metric.value, top.value)
+        summary.value = _summary(scores, sizes, metric.value, top.value,
+                                 content_type(document.value), overlap_share)
 
     return wire(widgets.VBox([widgets.HBox([document, metric, top]), summary, image]), redraw,
                 [document, metric, top], document=document, metric=metric, top=top,

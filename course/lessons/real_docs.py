@@ -158,12 +158,43 @@ def evidence_lines(text: str) -> list[str]:
     return [line for line in text.split("\n") if is_whole_part(line)]
 
 
-def show_lines(text: str) -> None:
-    """Print every line of ``text`` numbered and as it stands (blank ones too), so consecutive
-    numbers are consecutive lines; ✗ marks a line that is no part on its own."""
+CANDIDATE_WORDS = 6  # a line this long, outside code, is likely to state a fact
+
+
+def candidate_lines(text: str) -> list[int]:
+    """Numbers (from 1) of the lines quickest to take as evidence: prose lines outside code
+    fences, of ``CANDIDATE_WORDS`` words or more, that 5.4 accepts whole; headings, image and
+    HTML lines left out. A shortlist to choose from, not a rule: any verbatim part counts."""
+    numbers, fence = [], None
+    for number, line in enumerate(text.split("\n"), start=1):
+        stripped = line.lstrip()
+        marker = stripped[:3] if stripped.startswith(("```", "~~~")) else None
+        if fence is not None:
+            fence = None if marker == fence else fence
+        elif marker:
+            fence = marker
+        elif (is_whole_part(line) and len(line.split()) >= CANDIDATE_WORDS
+              and not stripped.startswith(("#", "![", "[![", "<", "|"))):
+            numbers.append(number)
+    return numbers
+
+
+def show_lines(text: str, everything: bool = False) -> None:
+    """Print the document's candidate evidence lines (``candidate_lines``), or with
+    ``everything`` every line as it stands (blank ones too), numbered by their place in the
+    document; ✗ marks a line that is no part on its own."""
+    lines = text.split("\n")
+    if not everything:
+        shown = candidate_lines(text)
+        print(f"{len(shown)} candidate lines of {len(lines)}: prose lines of {CANDIDATE_WORDS}+ words "
+              "outside code fences (headings, code and short lines left out). Numbers are the "
+              "document's line numbers. Every line: real_docs.show_lines(DOCUMENT, everything=True)")
+        for number in shown:
+            print(f"{number:>4} │ {lines[number - 1]}")
+        return
     print("✗ = not a part on its own (one word, over 400 characters, or a code-fence line): "
           "join it with a neighbour or copy a sentence of it")
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(lines, start=1):
         mark = " " if not line.strip() or is_whole_part(line) else "✗"
         print(f"{number:>4} {mark}│ {line}")
 

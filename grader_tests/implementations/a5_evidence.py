@@ -72,6 +72,19 @@ WRONG = {
         _recall("""    found, wanted = _found(retrieved, evidence)
     return len(found) / sum(end - start for start, end in evidence)
 """), {R}),
+    "recall-counts-per-evidence-span": (
+        "adds up each evidence span's found tokens over each span's length: overlapping evidence "
+        "spans count a token twice",
+        _recall("""    found = total = 0
+    covered = _covered(retrieved)
+    for span in evidence:
+        tokens = _covered([span])
+        found += len(tokens & covered)
+        total += len(tokens)
+    if not total:
+        raise ValueError("no evidence")
+    return found / total
+"""), {R}),
     "recall-returns-a-fraction": (
         "returns fractions.Fraction (exact, but not the float the contract asks for)",
         _recall("""    from fractions import Fraction
