@@ -2,33 +2,44 @@
 release/ earn full marks, in process and through the real autograder.
 
 ``grader_tests/implementations/blind/aN.py`` holds three students per assignment, written from
-the release notebooks alone; ``aN_round2.py`` to ``aN_round4.py`` more, each written later by another session
-after the texts changed. A student whose reading a later, clearer contract ruled out is
+the release notebooks alone; ``aN_round2.py`` to ``aN_round5.py`` more, each written later by another session
+after the texts changed (round 5's wrote the core path's cells only; the rest is the reference's). A student whose reading a later, clearer contract ruled out is
 listed in that file's ``SUPERSEDED`` with the tests the old reading fails: it must fail exactly
 those, so the clarified sentence is the only thing between it and full marks.
 """
 import importlib
+from pathlib import Path
 
 import nbformat
 import pytest
 
-from harness import autograde, graded_cells, score_in_process, source_path, submission
+from course.grading.submissions import fill
+from course.lessons.course_check import is_test, paths
+from harness import (autograde, graded_cells, release_path, score_in_process, source_path,
+                     submission)
 
-LATER_ROUNDS = (2, 3, 4)
+LATER_ROUNDS = (2, 3, 4, 5)
 ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-tearings",
                4: "04-table-rescue", 6: "06-semantic-chunking"}
 
 
-def _students(number: int):
-    """Every blind student of assignment ``number``: round 1's, and each later round's where
-    there was one (``aN_roundR.py``, named ``roundR-…``); and
-    the superseded readings of every round."""
-    module = importlib.import_module(f"implementations.blind.a{number}")
-    blind, superseded = dict(module.BLIND), dict(getattr(module, "SUPERSEDED", {}))
+def _rounds(number: int):
+    """Each later round's module of assignment ``number`` that exists, with its round."""
     for round_ in LATER_ROUNDS:
         try:
-            later = importlib.import_module(f"implementations.blind.a{number}_round{round_}")
+            yield round_, importlib.import_module(f"implementations.blind.a{number}_round{round_}")
         except ModuleNotFoundError:
+            continue
+
+
+def _students(number: int):
+    """Every blind student of assignment ``number`` who wrote every answer cell: round 1's, and
+    each later round's where there was one (``aN_roundR.py``, named ``roundR-…``); and the
+    superseded readings of every round."""
+    module = importlib.import_module(f"implementations.blind.a{number}")
+    blind, superseded = dict(module.BLIND), dict(getattr(module, "SUPERSEDED", {}))
+    for round_, later in _rounds(number):
+        if getattr(later, "CORE_ONLY", False):
             continue
         blind.update({f"round{round_}-{name}": cells for name, cells in later.BLIND.items()})
         superseded.update({f"round{round_}-{name}": tests
@@ -78,12 +89,9 @@ A5 = "05-own-docs-verdict"
 
 def _a5_students() -> dict:
     students = dict(importlib.import_module("implementations.blind.a5_evidence").BLIND)
-    for round_ in LATER_ROUNDS[1:]:
-        try:
-            later = importlib.import_module(f"implementations.blind.a5_round{round_}").BLIND
-        except ModuleNotFoundError:
-            continue
-        students.update({f"round{round_}-{name}": cells for name, cells in later.items()})
+    for round_, later in _rounds(5):
+        if round_ >= 3 and not getattr(later, "CORE_ONLY", False):
+            students.update({f"round{round_}-{name}": cells for name, cells in later.BLIND.items()})
     return students
 
 
@@ -109,3 +117,58 @@ def test_blind_a5_students_through_the_real_autograder():
     for name, score in scores.items():
         assert isinstance(score, tuple) and score[1] == reference[1], f"{name}: {score}"
         assert score[0] >= reference[0], f"{name}: {score} (reference {reference})"
+
+
+
+# Students who walked the core path only (a round's module says CORE_ONLY): their answer cells
+# on the release, every other answer cell left as the release's stub. Every core test cell (as
+# the notebook marks it, course-check's way) passes. Assignment 5's students filled
+# chunking_notes.md, kept as implementations/blind/cards/roundR-<name>.md; in process their card
+# is pasted as CARD_TEXT (item 5, the file itself, needs a real submission folder).
+CARDS = Path(__file__).parent / "implementations" / "blind" / "cards"
+CORE_ONLY = [(number, f"round{round_}-{name}", cells)
+             for number in (3, 4, 5) for round_, later in _rounds(number)
+             if getattr(later, "CORE_ONLY", False) for name, cells in later.BLIND.items()]
+
+
+def _core_tests(assignment: str) -> set[str]:
+    cells = nbformat.read(source_path(assignment), as_version=4).cells
+    return {cell.metadata["nbgrader"]["grade_id"]
+            for cell, path in zip(cells, paths(cells)) if is_test(cell) and path == "core"}
+
+
+def _with_card(name: str, cells: dict) -> dict:
+    card = CARDS / f"{name}.md"
+    if card.is_file() and cells.get("card_text", "").strip().startswith("CARD_TEXT = None"):
+        return {**cells, "card_text": f"CARD_TEXT = {card.read_text(encoding='utf-8')!r}"}
+    return cells
+
+
+def test_core_only_students_are_there_and_their_cards_are_kept():
+    assert {number for number, _, _ in CORE_ONLY} == {3, 4, 5}
+    names = {name for number, name, _ in CORE_ONLY if number == 5}
+    assert names and all((CARDS / f"{name}.md").is_file() for name in names)
+
+
+@pytest.mark.parametrize("number, name, cells", CORE_ONLY, ids=[f"a{n}-{s}" for n, s, _ in CORE_ONLY])
+def test_core_only_blind_student_passes_every_core_test(number, name, cells):
+    assignment = {**ASSIGNMENTS, 5: A5}[number]
+    core = _core_tests(assignment) - {"test_card_file"}
+    assert core, f"{assignment} marks no core test cell"
+    report = score_in_process(assignment, _with_card(name, cells), blank=True)
+    assert not core & set(report.failures), f"{name}: {report.summary()}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", (3, 4))
+def test_core_only_students_through_the_real_autograder(number):
+    """Exactly the core tests' points: the stretch cells are the release's stubs."""
+    assignment = ASSIGNMENTS[number]
+    points = graded_cells(nbformat.read(source_path(assignment), as_version=4))
+    students = {name: cells for n, name, cells in CORE_ONLY if n == number}
+    release = lambda: nbformat.read(release_path(assignment), as_version=4)  # noqa: E731
+    scores = autograde(assignment, {name: fill(release(), cells) for name, cells in students.items()})
+    core = sum(points[test] for test in _core_tests(assignment))
+    assert set(scores) == set(students)
+    for name, score in scores.items():
+        assert isinstance(score, tuple) and score[0] == core, f"{name}: {score} (core {core})"
