@@ -218,7 +218,12 @@ def test_explorer_prints_the_size_that_holds_per_strategy_for_the_card():
     scores = {name: evidence.measure({"recall": recall}, chunker, POLICY, POLICY_QUESTIONS,
                                      sizes, 2)["recall"]
               for name, chunker in evidence.strategies(0.25).items()}
-    for name, (size, value) in evidence.holding_sizes(scores, sizes).items():
+    held = evidence.holding_sizes(scores, sizes)
+    best = max(value for _, value in held.values())
+    for name, (size, value) in held.items():
+        if value < best - evidence.HOLDS:  # a plateau another strategy beats: no row (walk 5)
+            assert f"{name}: no ready row: recall holds only at {value:.2f}" in lines.group(1)
+            continue
         assert f"{name}: size {size} (tokens); why: recall held at {value:.2f} from {size} " \
                "tokens up, top 2 chunks" in lines.group(1), (name, lines.group(1))
     box.metric.value = "precision"
@@ -237,8 +242,9 @@ def test_explorer_prints_the_cards_row_for_the_measured_content_type():
     box = evidence_explorer_for(recall, precision, iou, readme)
     for document, content in (("the lab's policy", "prose"), ("requests", "markdown docs")):
         box.document.value = document
-        rows = re.findall(rf"^\| {content} \| .*\|$", re.sub("<[^>]+>", "", box.summary.value), re.M)
-        assert len(rows) == 3, box.summary.value
+        text = re.sub("<[^>]+>", "", box.summary.value)
+        rows = re.findall(rf"^\| {content} \| .*\|$", text, re.M)
+        assert len(rows) == 3 - text.count(": no ready row:"), box.summary.value
         fixed_row = next(row for row in rows if "| fixed chunks:" in row)
         assert fixed_row.split("|")[3].strip() == "25", fixed_row
         blank_row = next(line for line in TEMPLATE.splitlines() if line.startswith(f"| {content} |"))
@@ -323,3 +329,20 @@ def test_a_recall_that_never_holds_gives_no_size_to_copy():
     assert "structured: never held within 0.05 of its best" in text and "1.00</b> at 32–64" in text
     assert "structured: size" not in text and "structured: no size held" in text
     assert "fixed: size 64 (tokens)" in text and "recursive: size 32 (tokens)" in text
+
+
+def test_a_plateau_below_the_best_strategys_recall_is_flagged_and_gets_no_row():
+    """Walk 5: on the policy the summary said "structured 0.78 from 32 tokens" holds and printed
+    a ready card row for it, though fixed and recursive reach 1.00. A plateau below the best
+    strategy's recall must say so and offer no row to copy."""
+    from course.lessons.evidence_explorer import _summary
+    sizes = [32, 48, 64, 96]
+    results = {name: {"recall": values} for name, values in
+               (("fixed", [0.5, 0.75, 1.0, 1.0]), ("recursive", [1.0] * 4),
+                ("structured", [0.78] * 4))}
+    text = _summary(results, sizes, "recall", top=2)
+    assert "structured holds only at <b class='best-structured'>0.78</b> from 32 tokens, " \
+           "below fixed's 1.00" in text, text
+    assert "| structured chunks:" not in text and "structured: size" not in text, text
+    assert "structured: no ready row" in text, text
+    assert "fixed: size 64 (tokens)" in text and "| recursive chunks:" in text, text

@@ -206,3 +206,15 @@ def test_assignment_5s_knowledge_check_is_taught_on_assignment_3s_core_path():
                     if on_core and c.cell_type == "markdown")
     assert "the cleanest fix for a rule cut away from its amount" in core
     assert "while it cuts, it knows each piece's document, section and offset" in core
+
+
+def test_assignment_5_prefilled_answers_stop_no_run_all():
+    """Walk 5: the shipped DOC_CHOICE ("tiktoken") and the optional CARD_TEXT (None) were stubs
+    that raised, so Run All stopped at an answer already given and before the card's format
+    check. As shipped, each runs and keeps its default."""
+    cells = {cell.metadata.get("nbgrader", {}).get("grade_id"): cell
+             for cell in nbformat.read(release_path(A5), as_version=4).cells}
+    namespace = {}
+    for grade_id in ("doc_choice", "card_text"):
+        exec(cells[grade_id].source, namespace)
+    assert namespace["DOC_CHOICE"] == "tiktoken" and namespace["CARD_TEXT"] is None

@@ -31,11 +31,25 @@ def _summary(results: dict, sizes, metric: str, top: int | None = None,
     scores = {name: results[name][metric] for name in STRATEGIES}
     held = holding_sizes(scores, sizes) if metric == "recall" else best_sizes(scores, sizes)
     word = "from" if metric == "recall" else "at"
-    cells = [_cell(name, held, scores[name], sizes, word, metric) for name in STRATEGIES]
+    below = _below_best(held, scores) if metric == "recall" else {}
+    cells = [_cell(name, held, scores[name], sizes, word, metric, below.get(name))
+             for name in STRATEGIES]
     if metric == "recall":
         return (f"smallest size whose recall holds (within {HOLDS} of its best at every larger "
-                "size): " + ", ".join(cells) + card_lines(held, top, content, overlap_share))
+                "size): " + ", ".join(cells) + card_lines(held, top, content, overlap_share,
+                                                          below))
     return f"best {metric}: " + ", ".join(cells)
+
+
+def _below_best(held: dict, scores: dict) -> dict:
+    """strategy -> "below fixed's 1.00" for each plateau more than HOLDS under the best recall
+    any strategy reaches on this document: it holds, but at a recall another strategy beats."""
+    peaks = {name: max(v for v in scores[name] if v is not None) for name in held}
+    if not peaks:
+        return {}
+    leader = max(peaks, key=peaks.get)
+    return {name: f"below {leader}'s {peaks[leader]:.2f}" for name, (size, value) in held.items()
+            if size is not None and value < peaks[leader] - HOLDS}
 
 
 def _best_at(values, sizes) -> str:
@@ -45,14 +59,17 @@ def _best_at(values, sizes) -> str:
     return f"{at[0]}–{at[-1]}" if len(at) > 1 else str(at[0])
 
 
-def _cell(name, held, values, sizes, word, metric) -> str:
-    """One strategy's part of the summary line."""
+def _cell(name, held, values, sizes, word, metric, below: str | None = None) -> str:
+    """One strategy's part of the summary line; ``below`` names the better recall it misses."""
     if name not in held:
         return f"{name}: no score (no question, or your {metric} function failed)"
     size, value = held[name]
     if size is None:
         return (f"{name}: never held within {HOLDS} of its best (<b class='best-{name}'>"
                 f"{value:.2f}</b> at {_best_at(values, sizes)} tokens, lower at every larger size)")
+    if below:
+        return (f"{name} holds only at <b class='best-{name}'>{value:.2f}</b> {word} {size} "
+                f"tokens, {below}")
     return f"{name} <b class='best-{name}'>{value:.2f}</b> {word} {size} tokens"
 
 
@@ -63,7 +80,7 @@ def content_type(document_name: str) -> str:
 
 
 def card_lines(held: dict, top: int | None, content: str = "prose",
-               overlap_share: float = 0.25) -> str:
+               overlap_share: float = 0.25, below: dict | None = None) -> str:
     """Per strategy, the size whose recall holds and a why, then the card's item-2 row for
     ``content`` with that size and the overlap measured, its separator cell left for the
     student: the card takes its sizes from what was measured, not from taste."""
@@ -73,6 +90,10 @@ def card_lines(held: dict, top: int | None, content: str = "prose",
         if size is None:
             lines.append(f"{name}: no size held (recall peaked at {value:.2f}, then fell): no line "
                          "to copy; choose from the plot and write your own why")
+            continue
+        if name in (below or {}):
+            lines.append(f"{name}: no ready row: recall holds only at {value:.2f}, {below[name]}; "
+                         "pick another strategy, or choose from the plot and write your own why")
             continue
         why = f"recall held at {value:.2f} from {size} tokens up, top {top} chunks per question"
         overlap = round(overlap_share * 100) if name == "fixed" else 0
