@@ -4,6 +4,7 @@ questions and predictions) sees every core demonstration work on the course's gi
 not an error message."""
 import contextlib
 import io
+import re
 
 import nbformat
 import pytest
@@ -126,6 +127,10 @@ def test_assignment_3_shows_the_fixed_windows_before_demonstration_3_asks_for_th
         assert f"  {number} |{window.replace(chr(10), '⏎')}|" in shown, number
     after = shown[shown.index(namespace["HR_LEAVE"]):]
     assert not any(fate in after for fate in ("whole", "severed", "lost")), "a fate before its prediction"
+    # walk 5: the recursive and structure-aware fates hung on a block of 172 characters at a
+    # limit of 170, which the student could not see; each block's length is printed beside it
+    for block in re.findall(r"(?s).+?(?:\n\n|\Z)", namespace["HR_LEAVE"]):
+        assert f"block {len(block):>3} of 170" in after, block[:30]
 
 
 def test_assignment_4_core_path_reveals_q2_with_core_work_only():
