@@ -148,6 +148,26 @@ def test_assignment_4_core_path_reveals_q2_with_core_work_only():
     assert "APAC | 12 | 40" in text and "Region | Breakfast | Dinner" in text and "False" in text
 
 
+def test_assignment_4_core_path_reveals_q1s_answer_after_it_is_committed():
+    """Walk 5: Q1 (header_chunk, apac_chunk, cut_row) is graded for correctness, yet nothing
+    ever showed its answer; a core reveal after its test now shows the right chunks."""
+    ns, _, failed, _ = run_core_path(A4, {"tear_findings", "q_apac_alone", "chunk_table", "q_groups"})
+    assert failed == {}, failed
+    answers = solutions(nbformat.read(source_path(A4), as_version=4))["tear_findings"]
+    expected = {}
+    exec(answers, expected)
+    reveals = [c.source for c, core in cells_on_paths(A4)
+               if core and c.cell_type == "code" and 'reveal_after(["header_chunk"' in c.source]
+    assert len(reveals) == 1, "no core reveal of Q1"
+    head, expression = reveals[0].split("reveal_after(", 1)
+    exec(head, ns)
+    text = eval("reveal_after(" + expression, ns).children[1].value
+    for name in ("header_chunk", "apac_chunk", "cut_row"):
+        assert f"{name} = {expected[name]!r}".replace("'", '"') in text.replace("&quot;", '"'), text
+    ns["header_chunk"] = None
+    assert "Predict first" in eval("reveal_after(" + expression, ns).value
+
+
 @pytest.mark.parametrize("when", ["before", "after"])
 def test_a_chunker_the_student_wrote_replaces_the_given_one(when, capsys):
     from course.lessons.given_chunkers import given_fixed, yours_or_given
