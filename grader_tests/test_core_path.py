@@ -10,6 +10,7 @@ import nbformat
 import pytest
 
 from course.grading.submissions import solutions
+from course.lessons._kit import failed_case
 from harness import release_path, source_path
 
 A3, A4, A5 = "03-three-tearings", "04-table-rescue", "05-own-docs-verdict"
@@ -148,24 +149,29 @@ def test_assignment_4_core_path_reveals_q2_with_core_work_only():
     assert "APAC | 12 | 40" in text and "Region | Breakfast | Dinner" in text and "False" in text
 
 
-def test_assignment_4_core_path_reveals_q1s_answer_after_it_is_committed():
-    """Walk 5: Q1 (header_chunk, apac_chunk, cut_row) is graded for correctness, yet nothing
-    ever showed its answer; a core reveal after its test now shows the right chunks."""
-    ns, _, failed, _ = run_core_path(A4, {"tear_findings", "q_apac_alone", "chunk_table", "q_groups"})
-    assert failed == {}, failed
-    answers = solutions(nbformat.read(source_path(A4), as_version=4))["tear_findings"]
-    expected = {}
-    exec(answers, expected)
-    reveals = [c.source for c, core in cells_on_paths(A4)
-               if core and c.cell_type == "code" and 'reveal_after(["header_chunk"' in c.source]
-    assert len(reveals) == 1, "no core reveal of Q1"
-    head, expression = reveals[0].split("reveal_after(", 1)
-    exec(head, ns)
-    text = eval("reveal_after(" + expression, ns).children[1].value
-    for name in ("header_chunk", "apac_chunk", "cut_row"):
-        assert f"{name} = {expected[name]!r}".replace("'", '"') in text.replace("&quot;", '"'), text
-    ns["header_chunk"] = None
-    assert "Predict first" in eval("reveal_after(" + expression, ns).value
+def test_assignment_4_q1s_visible_test_says_whether_each_answer_is_right_without_the_answer():
+    """Walk 5: Q1 (header_chunk, apac_chunk, cut_row) is graded for correctness, yet nothing ever
+    said whether it was right. A reveal would let an edit after it earn the points, so its visible
+    test now says which answer is wrong, and never what the right one is."""
+    answers = {}
+    exec(solutions(nbformat.read(source_path(A4), as_version=4))["tear_findings"], answers)
+    right = {k: answers[k] for k in ("header_chunk", "apac_chunk", "cut_row")}
+    for wrong, case in (({"header_chunk": 1}, "header row"), ({"apac_chunk": 2}, "APAC row"),
+                        ({"cut_row": "US"}, "cut in two")):
+        ns, _, failed, _ = run_core_path(A4, {"q_apac_alone", "chunk_table", "q_groups"})
+        test = next(c.source for c, _ in cells_on_paths(A4)
+                    if c.metadata.get("nbgrader", {}).get("grade_id") == "test_tear_findings")
+        ns.update(right | wrong)
+        with pytest.raises(AssertionError) as failure:
+            exec(test, ns)
+        said = str(failure.value)
+        assert case in said and f"{next(iter(wrong.values()))!r}" in said, said
+        assert failed_case.EXPECTED.strip() not in said and "differ" in said, said
+    ns.update(right)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(test, ns)
+    assert "all three right" in printed.getvalue()
 
 
 @pytest.mark.parametrize("when", ["before", "after"])
