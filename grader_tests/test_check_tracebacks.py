@@ -78,3 +78,25 @@ def test_a_stubs_case_reads_the_same_in_feedback_and_course_check():
     from course.lessons.course_check import failure
     assert failure(cell) == _case(Failure("t", found.case, found.rule, "", found.problem)) \
         == f"pack(HANDBOOK, 200) ({failed_case.NOT_WRITTEN})"
+
+
+def test_course_check_says_the_core_path_count_before_any_stretch_failure(tmp_path):
+    """Round 5's blind student read 13 stretch failures before "core path: 1 of 1 test cells
+    pass"; a core-path student now reads their count first."""
+    def test_cell(grade_id, source):
+        cell = nbformat.v4.new_code_cell(source)
+        cell.metadata["nbgrader"] = {"grade": True, "solution": False, "grade_id": grade_id,
+                                     "points": 1, "locked": True, "schema_version": 3}
+        return cell
+    md = nbformat.v4.new_markdown_cell
+    cells = [md("## Part 1\n\n*Core path · 1 min*"), test_cell("test_core", "assert True"),
+             md("## Part 2\n\n*Stretch (still graded) · 1 min*"),
+             test_cell("test_stretch_a", "assert False, 'a'"),
+             test_cell("test_stretch_b", "assert False, 'b'")]
+    notebook = tmp_path / "paths.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), notebook)
+    done = subprocess.run([sys.executable, "-m", "course.lessons.course_check", str(notebook)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 1 and lines[1].startswith("core path: 1 of 1 test cells pass"), lines
+    assert [line[:16] for line in lines[2:4]] == ["✗ test_stretch_a", "✗ test_stretch_b"], lines

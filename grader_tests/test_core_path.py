@@ -4,11 +4,13 @@ questions and predictions) sees every core demonstration work on the course's gi
 not an error message."""
 import contextlib
 import io
+import re
 
 import nbformat
 import pytest
 
 from course.grading.submissions import solutions
+from course.lessons._kit import failed_case
 from harness import release_path, source_path
 
 A3, A4, A5 = "03-three-tearings", "04-table-rescue", "05-own-docs-verdict"
@@ -126,6 +128,10 @@ def test_assignment_3_shows_the_fixed_windows_before_demonstration_3_asks_for_th
         assert f"  {number} |{window.replace(chr(10), '⏎')}|" in shown, number
     after = shown[shown.index(namespace["HR_LEAVE"]):]
     assert not any(fate in after for fate in ("whole", "severed", "lost")), "a fate before its prediction"
+    # walk 5: the recursive and structure-aware fates hung on a block of 172 characters at a
+    # limit of 170, which the student could not see; each block's length is printed beside it
+    for block in re.findall(r"(?s).+?(?:\n\n|\Z)", namespace["HR_LEAVE"]):
+        assert f"block {len(block):>3} of 170" in after, block[:30]
 
 
 def test_assignment_4_core_path_reveals_q2_with_core_work_only():
@@ -141,6 +147,31 @@ def test_assignment_4_core_path_reveals_q2_with_core_work_only():
     shown = eval("reveal_after(" + expression, ns)
     text = shown.children[1].value
     assert "APAC | 12 | 40" in text and "Region | Breakfast | Dinner" in text and "False" in text
+
+
+def test_assignment_4_q1s_visible_test_says_whether_each_answer_is_right_without_the_answer():
+    """Walk 5: Q1 (header_chunk, apac_chunk, cut_row) is graded for correctness, yet nothing ever
+    said whether it was right. A reveal would let an edit after it earn the points, so its visible
+    test now says which answer is wrong, and never what the right one is."""
+    answers = {}
+    exec(solutions(nbformat.read(source_path(A4), as_version=4))["tear_findings"], answers)
+    right = {k: answers[k] for k in ("header_chunk", "apac_chunk", "cut_row")}
+    for wrong, case in (({"header_chunk": 1}, "header row"), ({"apac_chunk": 2}, "APAC row"),
+                        ({"cut_row": "US"}, "cut in two")):
+        ns, _, failed, _ = run_core_path(A4, {"q_apac_alone", "chunk_table", "q_groups"})
+        test = next(c.source for c, _ in cells_on_paths(A4)
+                    if c.metadata.get("nbgrader", {}).get("grade_id") == "test_tear_findings")
+        ns.update(right | wrong)
+        with pytest.raises(AssertionError) as failure:
+            exec(test, ns)
+        said = str(failure.value)
+        assert case in said and f"{next(iter(wrong.values()))!r}" in said, said
+        assert failed_case.EXPECTED.strip() not in said and "differ" in said, said
+    ns.update(right)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(test, ns)
+    assert "all three right" in printed.getvalue()
 
 
 @pytest.mark.parametrize("when", ["before", "after"])

@@ -97,3 +97,24 @@ def test_edge_marks_say_what_damage_counts():
         assert cut and cut == {str(n) for n in range(1, 10)} - whole, (cut, marks)
         for n in cut:
             assert any(f"✂ {n} cut at its" in line or f"✂ only part of {n}" in line for line in marks)
+
+
+def test_edge_marks_list_numbers_only_for_cuts_no_chunk_repairs():
+    """Counting the bracketed numbers gives the demonstration's count: a cut that the overlap
+    repairs names the chunk holding the sentence whole, and lists no numbers (fixed 180/40)."""
+    import re
+
+    from course.lessons.boundary_damage import edge_marks
+    from course.lessons.documents import POLICY
+    from course.lessons.given_chunkers import given_fixed
+    chunks = given_fixed(POLICY, 180, 40, length=len)
+    marks = edge_marks(POLICY, chunks)
+    cut = {str(n) for n, span in enumerate(sentence_spans(POLICY), start=1)
+           if span in damage(POLICY, chunks).cut}
+    listed = re.findall(r"✂ (?:only part of )?(\d+)(?: cut at its \w+)? \[numbers", " ".join(marks))
+    assert set(listed) <= cut, marks
+    for line in marks:
+        for n, c in re.findall(r"✂ (?:only part of )?(\d+)[^;]*\(whole in chunk (\d+)\)", line):
+            holder = marks[int(c) - 1].split(";")[0].removeprefix("whole: ").split(", ")
+            assert n not in cut and n in holder, (n, c, marks)
+    assert any("(whole in chunk" in line for line in marks), marks

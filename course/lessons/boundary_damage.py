@@ -87,14 +87,19 @@ def _overhang(sentence: str, chunk: str) -> tuple[bool, bool]:
 
 def edge_marks(document: str, chunks) -> list[str]:
     """One line per chunk for demonstration 1: the sentences (numbered as in ``units_list``) it
-    holds whole, and those its edges cut, with their numbers. A sentence is cut only if it is
-    whole in no chunk: the student checks that across the lines instead of reading for it."""
+    holds whole, and those its edges cut. A cut that another chunk repairs names that chunk and no
+    numbers, so the bracketed numbers add up to the count the demonstration asks for."""
     spans = sentence_spans(document)
     sentences = [_loose(document[s:e]) for s, e in spans]
     numbers = [[m.group() for m in _NUMBER.finditer(document, s, e)] for s, e in spans]
+    texts = [_loose(chunk_body(chunk)) for chunk in chunks]
+    whole_in = {}
+    for c, text in enumerate(texts, start=1):
+        for n, sentence in enumerate(sentences, start=1):
+            if sentence in text:
+                whole_in.setdefault(n, c)
     lines = []
-    for chunk in chunks:
-        text = _loose(chunk_body(chunk))
+    for text in texts:
         whole, cut = [], []
         for n, sentence in enumerate(sentences, start=1):
             if sentence in text:
@@ -103,9 +108,13 @@ def edge_marks(document: str, chunks) -> list[str]:
             inside = text in sentence
             starts, ends = (False, False) if inside else _overhang(sentence, text)
             where = "inside" if inside else "start" if starts else "end" if ends else None
-            if where:
+            if not where:
+                continue
+            if n in whole_in:
+                held = f" (whole in chunk {whole_in[n]})"
+            else:
                 held = f" [numbers: {', '.join(numbers[n - 1])}]" if numbers[n - 1] else ""
-                cut.append(f"✂ {n} cut at its {where}{held}" if where != "inside"
-                           else f"✂ only part of {n}{held}")
+            cut.append(f"✂ {n} cut at its {where}{held}" if where != "inside"
+                       else f"✂ only part of {n}{held}")
         lines.append(f"whole: {', '.join(whole) or '—'}" + ("; " + "; ".join(cut) if cut else ""))
     return lines
