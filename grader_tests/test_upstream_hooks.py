@@ -230,7 +230,6 @@ def _digest(function) -> str:
 
 
 def _upstream_copies():
-    from course.grading.nbgrader_hooks.notebook_io import UPSTREAM
     from jupyter_client.client import KernelClient
     from jupyter_client.manager import KernelManager
     from jupyter_client.provisioning.local_provisioner import LocalProvisioner
@@ -242,11 +241,6 @@ def _upstream_copies():
 
     # (upstream function, the digest of the version copied, where the copy is, what it is)
     return [
-        *[(function, digest, "course/grading/nbgrader_hooks/notebook_io.py " + name,
-           "its body without the schema check it only logs, and when that check repairs "
-           "cell ids in place (missing, repeated) it runs upstream's (nbformat 5.11)")
-          for function, digest, name in [(UPSTREAM["reads"], "ec08f3e12595078f", "reads"),
-                                         (UPSTREAM["writes"], "aa2e558998dcd1f2", "writes")]],
         (HTMLExporter.from_notebook_node, "0e4574c7f9fd9ea1",
          "course/grading/feedback/export.py FeedbackExporter.from_notebook_node",
          "its body, with `accessible` in place of the BeautifulSoup pass (nbconvert 7.17)"),
