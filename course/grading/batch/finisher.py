@@ -81,9 +81,6 @@ def _serve(conn, root: str, assignment: str, students: list[str], environment: d
     os.environ.clear()
     os.environ.update(environment)
     os.chdir(folder)
-    from course.grading.course_dir import forget_course_configs
-
-    forget_course_configs()  # as a worker does: loaded afresh, in this environment
     root_path = Path(root)
     ahead = None
     try:

@@ -1,6 +1,6 @@
 """What each grading worker would otherwise do on its first student, done once in the workers'
 fork server (``batch.fork_server``, after ``workers.PRELOAD``), so that every worker is forked with it
-done: the course's settings loaded, the feedback page of the assignment's release rendered (its
+done: the feedback page of the assignment's release rendered (its
 templates compiled, the lessons' markdown and code rendered into the page's caches), the
 schemas a worker checks notebooks with (nbformat's newest, relaxed for nbconvert and strict
 for new outputs) and nbgrader's cell-metadata check compiled, and nbgrader's gradebook
@@ -18,10 +18,10 @@ def warm(root: Path, assignment: str) -> None:
     from nbgrader.coursedir import CourseDirectory
     from sqlalchemy.orm import configure_mappers
 
-    from course.grading.course_dir import course_config, notebooks
+    from course.grading.course_dir import load_course_config, notebooks
     from course.grading.nbgrader_hooks.preprocessors import SchemaOnceValidator
 
-    config = course_config(root)
+    config = load_course_config(root)  # kept nowhere: each worker loads its own
     converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
     exporter = converter.exporter_class(parent=converter, config=converter.config)
     for path in notebooks(root, assignment, "release"):
