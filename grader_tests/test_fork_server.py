@@ -20,11 +20,9 @@ from pathlib import Path
 def caches():
     from course.grading import course_dir
     from course.grading.feedback import export
-    from course.grading.nbgrader_hooks.preprocessors import _SchemaOnce
     from nbformat.validator import validators
     return {"markdown": len(export._MARKDOWN), "highlighted": len(export._HIGHLIGHTED),
             "templates": len(export.TEMPLATES._code),
-            "cell check": _SchemaOnce._fast is not None,
             "schemas": sorted(list(key[2:]) for key in validators),
             "configs": len(course_dir._LOADED)}
 
@@ -72,12 +70,11 @@ def _forked(tmp_path: Path, root: Path, assignment: str | None, job: str = "cach
 
 def test_the_fork_server_renders_the_releases_feedback_page_ahead(tmp_path):
     cold = _forked(tmp_path, ROOT, None)
-    assert cold == {"markdown": 0, "highlighted": 0, "templates": 0, "cell check": False,
-                    "schemas": [], "configs": 0}
+    assert cold == {"markdown": 0, "highlighted": 0, "templates": 0, "schemas": [],
+                    "configs": 0}
     warm = _forked(tmp_path, ROOT, A1)
     assert warm["templates"] >= 5, "the page's templates compiled"
     assert warm["markdown"] > 10 and warm["highlighted"] > 5, "the lessons' text in the caches"
-    assert warm["cell check"], "nbgrader's cell-metadata check compiled"
     newest = nbformat.v4.nbformat_minor  # a graded notebook's: each cell is given an id
     assert [newest, True] in warm["schemas"], "nbconvert's check of each notebook compiled"
     assert [newest, False] in warm["schemas"], "nbformat's check of each new output compiled"

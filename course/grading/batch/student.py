@@ -19,7 +19,6 @@ from course.grading.nbgrader_hooks import runs
 from course.grading.outcome import BATCH_WIDE, Fault, Outcome, Status, settled
 from course.grading.sandbox.template import WORKER, fork_from
 from course.grading.gradebook.engines import share_engines
-from course.grading.gradebook.opening import connections_kept, open_cheaply
 from course.grading.gradebook.shared import prepare
 from course.grading.feedback.generate import write_feedback
 from course.grading.gradebook.withdraw import withdraw
@@ -101,10 +100,9 @@ def grade_one(api, root: Path, assignment: str, student: str,
     outcome and the feedback problem a TA must hear about (or "")."""
     problem = ""
     share_engines()
-    open_cheaply()
     _use_template(root)
     try:
-        with output_to(run_log(root, assignment)), connections_kept():
+        with output_to(run_log(root, assignment)):
             outcome = _grade(api, root, assignment, student)
             if feedback and outcome.status != Status.NOT_GRADED:
                 problem = write_feedback(api, root, assignment, student)

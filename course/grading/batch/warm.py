@@ -3,7 +3,7 @@ fork server (``batch.fork_server``, after ``workers.PRELOAD``), so that every wo
 done: the feedback page of the assignment's release rendered (its
 templates compiled, the lessons' markdown and code rendered into the page's caches), the
 schemas a worker checks notebooks with (nbformat's newest, relaxed for nbconvert and strict
-for new outputs) and nbgrader's cell-metadata check compiled, and nbgrader's gradebook
+for new outputs) compiled, and nbgrader's gradebook
 mappers configured.
 
 The course and assignment are the fork server's arguments. Nothing here opens a gradebook, starts a thread or reads a student's work.
@@ -19,7 +19,6 @@ def warm(root: Path, assignment: str) -> None:
     from sqlalchemy.orm import configure_mappers
 
     from course.grading.course_dir import load_course_config, notebooks
-    from course.grading.nbgrader_hooks.preprocessors import SchemaOnceValidator
 
     config = load_course_config(root)  # kept nowhere: each worker loads its own
     converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
@@ -37,6 +36,5 @@ def warm(root: Path, assignment: str) -> None:
     # strict one.
     for relaxed in (True, False):  # nbformat compiles each once per process
         nbformat.validate(nbformat.v4.new_notebook(), relax_add_props=relaxed)
-    SchemaOnceValidator().compile()
     configure_mappers()
 
