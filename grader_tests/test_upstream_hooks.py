@@ -215,7 +215,6 @@ def _digest(function) -> str:
 
 
 def _upstream_copies():
-    from jupyter_client.client import KernelClient
     from jupyter_client.manager import KernelManager
     from nbconvert.exporters import HTMLExporter
     from nbgrader.api import Gradebook
@@ -233,10 +232,6 @@ def _upstream_copies():
         (KernelManager._kernel_spec_manager_default.func, "c27c6aaee0ceda28",
          "course/grading/sandbox/kernel_manager.py course_kernel_specs",
          "how a kernel manager makes its KernelSpecManager (jupyter_client 8.10)"),
-        (KernelClient._async_wait_for_ready, "561a262018feb532",
-         "course/grading/sandbox/kernel_manager.py PromptClient.wait_for_ready",
-         "its wait, ending at the request's idle status instead of 0.2 s of IOPub silence, "
-         "with its error messages (jupyter_client 8.10)"),
         (Gradebook.__init__, "ee2a365f9cc69654",
          "course/grading/gradebook/engines.py share_engines",
          "that a gradebook makes its engine with nbgrader.api's create_engine (nbgrader 0.9.6)"),
@@ -269,14 +264,11 @@ def test_the_upstream_body_a_copy_was_made_from_is_unchanged(upstream, digest, c
         + textwrap.dedent(inspect.getsource(upstream)))
 
 
-def test_the_course_clients_and_engines_are_the_ones_nbgrader_uses(tmp_path, monkeypatch):
-    """The kernel manager hands out PromptClient, and a worker's gradebooks share an engine."""
+def test_a_workers_gradebooks_share_an_engine(tmp_path, monkeypatch):
+    """nbgrader's gradebooks, in a process that shares engines, share one per URL."""
     import nbgrader.api
 
     from course.grading.gradebook import engines
-    from course.grading.sandbox.kernel_manager import BoundedKernelManager, PromptClient
-
-    assert BoundedKernelManager().client_factory is PromptClient
     monkeypatch.setattr(nbgrader.api, "create_engine", nbgrader.api.create_engine)
     monkeypatch.setattr(engines, "_ENGINES", {})
     engines.share_engines()
