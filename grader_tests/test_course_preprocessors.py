@@ -10,7 +10,7 @@ from course.grading.course_dir import tool_env
 from course.grading.feedback.summary import MARK, FeedbackSummary
 from course.grading.nbgrader_hooks import runs
 from course.grading.nbgrader_hooks.preprocessors import (
-    CellError, CheckCellMetadataOnce, ClearWidgetState, DeduplicateIdsCompletely, OverwriteCellsNamingTheCell,
+    CellError, ClearWidgetState, DeduplicateIdsCompletely, OverwriteCellsNamingTheCell,
     StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
 
 
@@ -158,75 +158,3 @@ def test_the_feedback_summary_groups_failures_by_rule_and_shows_no_test_code():
     bars = summary.split('aria-label="points per task"')[1].split("</table>")[0]
     assert '<a href="#test_f">Task 1: <code>chunk</code> it</a>' in bars, "a contents entry"
     assert ">0 / 3<" in bars and ">2 / 2<" in bars and "width:100.0%" in bars
-
-
-@pytest.mark.parametrize("change", [
-    {}, {"points": "lots"}, {"grade_id": "has space"}, {"grade": "yes"}, {"locked": None},
-    {"extra": 1}, {"schema_version": 2}, {"schema_version": 4}, {"grade_id": ""},
-], ids=str)
-def test_the_metadata_check_judges_as_nbgraders_own(change):
-    """CheckCellMetadataOnce compiles the schema once; its verdicts and messages are nbgrader's."""
-    from nbgrader.preprocessors import CheckCellMetadata
-
-    def outcome(step):
-        cell = _graded(new_code_cell("assert True"), "test_f", points=1)
-        cell.metadata.nbgrader.update(change)
-        nb = new_notebook(cells=[cell, new_markdown_cell("text")])
-        try:
-            step.preprocess(nb, {})
-            return "valid"
-        except Exception as error:
-            return f"{type(error).__name__}: {error}"
-
-    ours, theirs = outcome(CheckCellMetadataOnce()), outcome(CheckCellMetadata())
-    assert ours == theirs
-    assert (ours == "valid") == (change == {})
-
-
-def _metadata_cases():
-    """Cell metadata around nbgrader's schema: each field given values of every JSON type and
-    the edge ones (floats for integers, booleans for numbers, lengths, a trailing newline,
-    non-ASCII), with and without each required field."""
-    base = {"schema_version": 3, "grade": False, "locked": True, "solution": False}
-    values = [3, 3.0, True, False, 0, -1, 1.5, float("nan"), float("inf"), 2**70, -0.0, "3",
-              None, [], {}, "", "a", "a\n", "abc-_", "a b", "é", "x" * 32, "é" * 32, "x" * 31,
-              "raw", "code", "markdown", "Code"]
-    fields = ["schema_version", "grade", "locked", "solution", "task", "grade_id", "points",
-              "checksum", "cell_type", "extra"]
-    for field in fields:
-        for value in values:
-            for missing in [None, *base]:
-                meta = {**base, field: value}
-                if missing and missing != field:
-                    del meta[missing]
-                yield meta
-
-
-def test_the_fast_metadata_check_passes_only_what_jsonschema_passes():
-    """The schema step (a compiled fastjsonschema check first) gives jsonschema's verdict and
-    error on every case whose schema version is the current one (others get nbgrader's own
-    version error before it): what the fast check passes jsonschema passes."""
-    import jsonschema
-    from nbformat.notebooknode import from_dict
-
-    from course.grading.nbgrader_hooks.preprocessors import SchemaOnceValidator, _SchemaOnce
-
-    validator = SchemaOnceValidator()
-    cases = [meta for meta in _metadata_cases() if meta.get("schema_version", 0) == 3]
-    verdicts = set()
-    for meta in cases:
-        try:
-            jsonschema.validate(meta, validator.schema)
-            theirs = "valid"
-        except jsonschema.ValidationError as error:
-            theirs = f"invalid: {error.message}"
-        cell = new_code_cell("pass")
-        cell.metadata["nbgrader"] = from_dict(meta)
-        try:
-            _SchemaOnce.validate_cell(validator, cell)
-            ours = "valid"
-        except jsonschema.ValidationError as error:
-            ours = f"invalid: {error.message}"
-        assert ours == theirs, meta
-        verdicts.add(theirs == "valid")
-    assert len(cases) > 1000 and verdicts == {True, False}

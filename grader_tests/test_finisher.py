@@ -83,16 +83,20 @@ def test_the_grading_command_never_loads_nbgrader_or_matplotlib_itself(tmp_path)
         shutil.rmtree(root, ignore_errors=True)
 
 
-def test_the_finisher_reads_the_gradebook_once_while_the_class_is_graded(tmp_path):
-    """Its first opening (0.11 CPU-s) is not left for the export after the last student; a
-    gradebook it cannot read then is left for the export to meet and report."""
+def test_the_finisher_reads_the_gradebook_once_while_the_class_is_graded(tmp_path, monkeypatch):
+    """Its first reading, and the engine whose compiled queries the export then shares, are
+    not left for the export after the last student; a gradebook it cannot read then is left
+    for the export to meet and report."""
+    import nbgrader.api
+
     from course.grading.batch.finisher import _read_once
-    from course.grading.gradebook import opening
+    from course.grading.gradebook import engines
     from course.grading.course_dir import db_url
 
+    monkeypatch.setattr(nbgrader.api, "create_engine", nbgrader.api.create_engine)
+    monkeypatch.setattr(engines, "_ENGINES", {})
     root, _ = graded_class()
-    opened = lambda: {key for key in opening._READY if key[0] == db_url(root)}
-    opening._READY.difference_update(opened())
     _read_once(db_url(root), A1)
-    assert opened(), "the gradebook was opened in full, once: later openings are cheap"
+    assert [key for key in engines._ENGINES if key[0] == db_url(root)], \
+        "the gradebook read through the engine the export shares"
     _read_once(f"sqlite:///{tmp_path}/no/such/folder/gradebook.db", A1)  # no exception

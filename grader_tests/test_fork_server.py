@@ -18,13 +18,13 @@ from pathlib import Path
 
 
 def caches():
+    from course.grading import course_dir
     from course.grading.feedback import export
-    from course.grading.nbgrader_hooks.preprocessors import _SchemaOnce
     from nbformat.validator import validators
     return {"markdown": len(export._MARKDOWN), "highlighted": len(export._HIGHLIGHTED),
             "templates": len(export.TEMPLATES._code),
-            "cell check": _SchemaOnce._fast is not None,
-            "schemas": sorted(list(key[2:]) for key in validators)}
+            "schemas": sorted(list(key[2:]) for key in validators),
+            "configs": len(course_dir._LOADED)}
 
 
 def first_student(root, assignment):
@@ -33,8 +33,7 @@ def first_student(root, assignment):
     from nbformat.validator import validators
     compiled = set(validators)
     from course.grading.batch import student
-    from course.grading.course_dir import nbgrader_api, tool_env, forget_course_configs
-    forget_course_configs()
+    from course.grading.course_dir import nbgrader_api, tool_env
     root = Path(root)
     os.environ.update(tool_env())
     os.chdir(root)
@@ -71,15 +70,15 @@ def _forked(tmp_path: Path, root: Path, assignment: str | None, job: str = "cach
 
 def test_the_fork_server_renders_the_releases_feedback_page_ahead(tmp_path):
     cold = _forked(tmp_path, ROOT, None)
-    assert cold == {"markdown": 0, "highlighted": 0, "templates": 0, "cell check": False,
-                    "schemas": []}
+    assert cold == {"markdown": 0, "highlighted": 0, "templates": 0, "schemas": [],
+                    "configs": 0}
     warm = _forked(tmp_path, ROOT, A1)
     assert warm["templates"] >= 5, "the page's templates compiled"
     assert warm["markdown"] > 10 and warm["highlighted"] > 5, "the lessons' text in the caches"
-    assert warm["cell check"], "nbgrader's cell-metadata check compiled"
     newest = nbformat.v4.nbformat_minor  # a graded notebook's: each cell is given an id
     assert [newest, True] in warm["schemas"], "nbconvert's check of each notebook compiled"
     assert [newest, False] in warm["schemas"], "nbformat's check of each new output compiled"
+    assert warm["configs"] == 0, "a course config kept: a worker would use the fork server's"
 
 
 def test_a_warm_up_that_fails_leaves_the_fork_server_to_start(tmp_path):

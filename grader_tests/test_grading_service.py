@@ -442,14 +442,6 @@ if __name__ == "__main__":
         print("figures: " + json.dumps(result), flush=True)
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _service_pid(state: Path) -> int | None:
     """The grading service JupyterHub started for the class whose state is ``state``."""
     for entry in Path("/proc").iterdir():
@@ -468,61 +460,35 @@ def test_the_hub_runs_the_service_with_its_own_token_and_it_grades(tmp_path):
     submission gets its page; stopping the hub stops the service."""
     import urllib.request
 
-    from course.hub.hub_config import SERVICE
-    from course.hub.paths import CLASS_BIN
+    from browser.class_server import class_server as hub_server
 
-    tmp = Path(tempfile.mkdtemp(prefix="grading-service-hub-"))
-    tmp.chmod(0o755)
-    student, instructor = f"tshs{TAG}", f"tshi{TAG}"
-    graders, students = f"tshg{TAG}", f"tshs{TAG}g"
-    hub = None
-    try:
-        root = scratch_course([A1])
-        _policy(root, [student])
-        (tmp / "roster.csv").write_text(f"student_id,name\n{student},A Student\n")
-        folders = ["--course", str(root), "--exchange", str(tmp / "exchange"),
-                   "--state", str(tmp / "state")]
-        made = subprocess.run([str(CLASS_BIN / "python"), "-m", "course", "hub", "accounts",
-                               str(tmp / "roster.csv"), "--instructor", instructor, *folders,
-                               "--graders-group", graders, "--students-group", students,
-                               "--service-account", f"tshc{TAG}"],
-                              capture_output=True, text=True, timeout=120, check=False)
-        assert made.returncode == 0, made.stdout + made.stderr
-        port = _free_port()
-        hub = subprocess.Popen(
-            [str(CLASS_BIN / "python"), "-m", "course", "hub", "start", "--ip", "127.0.0.1",
-             "--port", str(port), "--hub-port", str(_free_port()),
-             "--proxy-api-port", str(_free_port()), *folders],
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
-        log = tmp / "state" / "jupyterhub.log"
+    from course.hub.hub_config import SERVICE
+
+    student = f"tshs{TAG}"
+    root = scratch_course([A1])
+    _policy(root, [student])
+    with hub_server("grading-service-hub", root, A1, prefix="tsh", instructor=f"tshi{TAG}",
+                    students={student: "A Student"}, artifacts=tmp_path / "artifacts") as hub:
+        log = hub.state / "jupyterhub.log"
         deadline = time.monotonic() + 90
         while "grading service: watching" not in (log.read_text() if log.is_file() else ""):
-            assert time.monotonic() < deadline and hub.poll() is None, log.read_text()[-3000:]
+            assert time.monotonic() < deadline and hub.process.poll() is None, \
+                log.read_text()[-3000:] if log.is_file() else "no hub log"
             time.sleep(0.3)
-        pid = _service_pid(tmp / "state")
+        pid = _service_pid(hub.state)
         assert pid is not None
         environment = dict(item.split(b"=", 1) for item in
                            (Path("/proc") / str(pid) / "environ").read_bytes().split(b"\0")
                            if b"=" in item)
         token = environment[b"JUPYTERHUB_API_TOKEN"].decode()
-        asked = urllib.request.Request(f"http://127.0.0.1:{port}/hub/api/user",
+        asked = urllib.request.Request(f"{hub.base}/hub/api/user",
                                        headers={"Authorization": f"token {token}"})
         who = json.loads(urllib.request.urlopen(asked, timeout=10).read())
         assert (who["kind"], who["name"]) == ("service", SERVICE), who
-        outbound = tmp / "exchange" / COURSE / "outbound"
-        shutil.copytree(root / "release" / A1, outbound / A1)
-        for path in (outbound / A1, *(outbound / A1).rglob("*")):
-            path.chmod(0o755 if path.is_dir() else 0o644)
-        server = Server(root, tmp / "exchange", tmp / "state" / "students", tmp / "state", log)
+        server = Server(root, hub.exchange, hub.students, hub.state, log)
         name = submit(server, student, HALF_RIGHT)
         assert "Hidden checks: 10 of 12 passed." in wait_for(server, student, name,
                                                               "early feedback")
-        hub.send_signal(signal.SIGINT)  # the operator's Ctrl-C
-        hub.wait(timeout=60)
-        assert _service_pid(tmp / "state") is None, "the service outlived the hub"
-    finally:
-        if hub is not None and hub.poll() is None:
-            os.killpg(hub.pid, signal.SIGKILL)
-            hub.wait(timeout=10)
-        accounts.remove_accounts([student, instructor, f"tshc{TAG}"], [graders, students])
-        shutil.rmtree(tmp, ignore_errors=True)
+        hub.process.send_signal(signal.SIGINT)  # the operator's Ctrl-C
+        hub.process.wait(timeout=60)
+        assert _service_pid(hub.state) is None, "the service outlived the hub"

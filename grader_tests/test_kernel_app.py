@@ -1,50 +1,12 @@
 """The app a kernel forked from a warm template runs (``sandbox.kernel_app``): ipykernel's
-own, told the configuration that a cold kernel's command line (``-f`` and
-``kernel.OPTIONS``) parses to, without the parsing."""
+own, given a cold kernel's command line (``-f`` and ``kernel.OPTIONS``)."""
 import subprocess
 import sys
 
 import pytest
 
-from ipykernel.kernelapp import IPKernelApp
 from jupyter_client.blocking import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
-from traitlets.config import Configurable
-from traitlets.config.loader import DeferredConfigString, LazyConfigValue
-
-from course.grading.sandbox import kernel as sandbox_kernel
-from course.grading.sandbox.kernel_app import given
-
-
-def _configurables(cls=Configurable):
-    yield cls
-    for subclass in cls.__subclasses__():
-        yield from _configurables(subclass)
-
-
-def _resolved(config) -> dict:
-    """``config`` as plain values: each deferred string read as the trait it configures."""
-    import IPython.core.history  # noqa: F401  (the HistoryManager the options configure)
-
-    classes = {cls.__name__: cls for cls in _configurables()}
-    plain = {}
-    for section, values in config.items():
-        traits = classes[section].class_traits(config=True)
-        for name, value in values.items():
-            if isinstance(value, (DeferredConfigString, LazyConfigValue)):
-                value = value.get_value(traits[name])
-            plain[f"{section}.{name}"] = value
-    return plain
-
-
-def test_the_configuration_is_what_the_cold_kernels_command_line_parses_to(tmp_path):
-    connection = tmp_path / "kernel.json"
-    app = IPKernelApp()
-    app.parse_command_line(["-f", str(connection), *sandbox_kernel.OPTIONS])
-    parsed = _resolved(app.cli_config)
-    assert parsed == _resolved(given(connection))
-    assert parsed == {"IPKernelApp.connection_file": str(connection),
-                      "HistoryManager.enabled": False}
 
 
 @pytest.fixture
@@ -85,37 +47,6 @@ def test_a_kernel_launched_so_runs_cells_without_a_history_file(launched):
                              "print(os.path.exists(os.path.join(get_ipython().profile_dir.location, "
                              "'history.sqlite')))")
     assert said.splitlines() == ["21 * 2 42 False", "False"]
-
-
-COUNT_TRANSFORMS = """
-_manager = get_ipython().input_transformer_manager
-_transformed, _transform = [], _manager.transform_cell
-_manager.transform_cell = lambda cell: (_transformed.append(cell), _transform(cell))[1]
-"""
-
-
-def test_each_cell_is_transformed_once_and_as_ipython_transforms_it(launched):
-    """ipykernel transforms a cell, then IPython's ``run_cell`` again: the second is reused.
-    Magics, shell escapes and a cell run twice in a row still work as in IPython."""
-    _stdout(launched, COUNT_TRANSFORMS)
-    _stdout(launched, "x = 1")
-    assert _stdout(launched, "print(_transformed)") == "['x = 1', 'print(_transformed)']\n"
-    assert _stdout(launched, "%time y = 2").count("Wall time") == 1
-    assert _stdout(launched, "!echo hi") == "hi\r\n"
-    for expected in ("3", "4"):
-        assert _stdout(launched, "x += 1; print(x + 1)") == f"{expected}\n"
-    once_each = ["x = 1", "print(_transformed)", "%time y = 2", "y = 2",  # %time's own
-                 "!echo hi", "x += 1; print(x + 1)", "x += 1; print(x + 1)", "print(_transformed)"]
-    assert _stdout(launched, "print(_transformed)") == f"{once_each}\n"
-
-
-def test_a_cell_with_top_level_await_runs_as_before(launched):
-    """Such a cell runs with ipykernel's own transformation (no second call to reuse it);
-    the cell after it is transformed afresh."""
-    for _ in range(2):
-        assert _stdout(launched, "import asyncio\nawait asyncio.sleep(0)\nprint('awaited')") \
-            == "awaited\n"
-    assert _stdout(launched, "print(1 + 1)") == "2\n"
 
 
 WARM_THEN_LAUNCH = """

@@ -21,8 +21,7 @@ from course.grading.nbgrader_hooks.execute import GradingExecute
 from course.grading.sandbox.kernel_manager import BoundedKernelManager
 from course.grading.feedback.export import FeedbackExporter
 from course.grading.nbgrader_hooks.preprocessors import (
-    CheckCellMetadataOnce, DeduplicateIdsCompletely, OverwriteCellsNamingTheCell,
-    SchemaOnceValidator)
+    DeduplicateIdsCompletely, OverwriteCellsNamingTheCell)
 from course.grading.sandbox.provisioner import SandboxProvisioner
 
 # Each course class and the upstream names it overrides (a removed name would make the
@@ -34,8 +33,6 @@ OVERRIDES = {
     OverwriteCellsNamingTheCell: ["update_cell_type", "preprocess_cell"],
     DeduplicateIdsCompletely: ["preprocess_cell"],
     SandboxProvisioner: ["pre_launch", "launch_kernel", "kill", "terminate", "cleanup"],
-    CheckCellMetadataOnce: ["preprocess"],
-    SchemaOnceValidator: ["validate_cell"],
     FeedbackExporter: ["_create_environment", "from_notebook_node", "_init_resources",
                        "register_filter"],
 }
@@ -45,7 +42,6 @@ USED = {
                      "startup_timeout", "shutdown_kernel", "kernel_manager_class"],
     BoundedKernelManager: ["owns_kernel", "shutting_down", "stop_restarter", "has_kernel",
                            "provisioner", "cleanup_resources"],
-    SchemaOnceValidator: ["schema", "schema_version"],
     FeedbackExporter: ["_nb_metadata", "filters"],
     SandboxProvisioner: ["parent", "process"],
 }
@@ -200,17 +196,6 @@ def test_the_course_lists_every_step_nbgrader_runs_in_its_order(app, trait):
     assert kept == [step.__name__ for step in upstream]
 
 
-def test_nbgraders_cell_check_still_calls_the_schema_check_through_super():
-    """SchemaOnceValidator puts the compiled schema check next in line after nbgrader's V3
-    validator, which must still call it through ``super``."""
-    from nbgrader.nbgraderformat.v3 import MetadataValidatorV3
-
-    assert "super(MetadataValidatorV3, self).validate_cell(cell)" in inspect.getsource(
-        MetadataValidatorV3.validate_cell)
-    assert SchemaOnceValidator.__mro__.index(MetadataValidatorV3) < [
-        c.__name__ for c in SchemaOnceValidator.__mro__].index("_SchemaOnce")
-
-
 # --- upstream bodies the course copies or replaces ---------------------------------------------
 
 def _normalised(source: str) -> str:
@@ -230,56 +215,26 @@ def _digest(function) -> str:
 
 
 def _upstream_copies():
-    from course.grading.nbgrader_hooks.notebook_io import UPSTREAM
-    from jupyter_client.client import KernelClient
     from jupyter_client.manager import KernelManager
-    from jupyter_client.provisioning.local_provisioner import LocalProvisioner
     from nbconvert.exporters import HTMLExporter
     from nbgrader.api import Gradebook
     from nbgrader.converters.base import BaseConverter
-    from nbgrader.nbgraderformat.common import BaseMetadataValidator
-    from nbgrader.preprocessors import CheckCellMetadata, GetGrades, OverwriteCells, SaveAutoGrades
+    from nbgrader.preprocessors import GetGrades, OverwriteCells, SaveAutoGrades
 
     # (upstream function, the digest of the version copied, where the copy is, what it is)
     return [
-        *[(function, digest, "course/grading/nbgrader_hooks/notebook_io.py " + name,
-           "its body without the schema check it only logs, and when that check repairs "
-           "cell ids in place (missing, repeated) it runs upstream's (nbformat 5.11)")
-          for function, digest, name in [(UPSTREAM["reads"], "ec08f3e12595078f", "reads"),
-                                         (UPSTREAM["writes"], "aa2e558998dcd1f2", "writes")]],
         (HTMLExporter.from_notebook_node, "0e4574c7f9fd9ea1",
          "course/grading/feedback/export.py FeedbackExporter.from_notebook_node",
          "its body, with `accessible` in place of the BeautifulSoup pass (nbconvert 7.17)"),
-        (CheckCellMetadata.preprocess, "27cf71f83185264e",
-         "course/grading/nbgrader_hooks/preprocessors.py CheckCellMetadataOnce.preprocess",
-         "its body, validating with SchemaOnceValidator (nbgrader 0.9.6)"),
-        (BaseMetadataValidator.validate_cell, "f7c777c0bd0b67f5",
-         "course/grading/nbgrader_hooks/preprocessors.py _SchemaOnce.validate_cell",
-         "its verdicts: no metadata and version errors upstream, else jsonschema's best match "
-         "(nbgrader 0.9.6)"),
         (BaseConverter.init_assignment, "c8e1b85c99f96d81",
          "course/grading/feedback/export.py feedback_holds_only_pages",
          "replaced for GenerateFeedback: copies only NBGRADER_FILES (nbgrader 0.9.6)"),
         (KernelManager._kernel_spec_manager_default.func, "c27c6aaee0ceda28",
          "course/grading/sandbox/kernel_manager.py course_kernel_specs",
          "how a kernel manager makes its KernelSpecManager (jupyter_client 8.10)"),
-        (KernelClient._async_wait_for_ready, "561a262018feb532",
-         "course/grading/sandbox/kernel_manager.py PromptClient.wait_for_ready",
-         "its wait, ending at the request's idle status instead of 0.2 s of IOPub silence, "
-         "with its error messages (jupyter_client 8.10)"),
-        (LocalProvisioner.wait, "d7e93b41632b075b",
-         "course/grading/sandbox/provisioner.py SandboxProvisioner.wait",
-         "its poll for the process's end, every 5 ms before upstream's own (jupyter_client 8.10)"),
         (Gradebook.__init__, "ee2a365f9cc69654",
          "course/grading/gradebook/engines.py share_engines",
          "that a gradebook makes its engine with nbgrader.api's create_engine (nbgrader 0.9.6)"),
-        (Gradebook.__init__, "ee2a365f9cc69654",
-         "course/grading/gradebook/opening.py open_cheaply",
-         "its engine, session and course check, without the tables' check once one opening of "
-         "the URL and course made or found them (nbgrader 0.9.6)"),
-        (Gradebook.close, "9697435b232c5467",
-         "course/grading/gradebook/opening.py open_cheaply",
-         "its session's removal, and its engine's dispose unless connections_kept (nbgrader 0.9.6)"),
         *[(method, digest, "course/grading/nbgrader_hooks/gradebook_steps.py RowsAtOnce",
            "its query, without the cell's name, and its order of cell kinds (nbgrader 0.9.6)")
           for method, digest in [(Gradebook.find_grade, "0c7a48dfa9dbc221"),
@@ -309,14 +264,11 @@ def test_the_upstream_body_a_copy_was_made_from_is_unchanged(upstream, digest, c
         + textwrap.dedent(inspect.getsource(upstream)))
 
 
-def test_the_course_clients_and_engines_are_the_ones_nbgrader_uses(tmp_path, monkeypatch):
-    """The kernel manager hands out PromptClient, and a worker's gradebooks share an engine."""
+def test_a_workers_gradebooks_share_an_engine(tmp_path, monkeypatch):
+    """nbgrader's gradebooks, in a process that shares engines, share one per URL."""
     import nbgrader.api
 
     from course.grading.gradebook import engines
-    from course.grading.sandbox.kernel_manager import BoundedKernelManager, PromptClient
-
-    assert BoundedKernelManager().client_factory is PromptClient
     monkeypatch.setattr(nbgrader.api, "create_engine", nbgrader.api.create_engine)
     monkeypatch.setattr(engines, "_ENGINES", {})
     engines.share_engines()

@@ -24,7 +24,7 @@ def configure(c, root) -> CourseSettings:
     """Fill the nbgrader config ``c`` for the course at ``root``; returns its settings."""
     from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
     from nbgrader.preprocessors import (
-        AssignLatePenalties, ClearHiddenTests, ClearMarkScheme, ClearOutput,
+        AssignLatePenalties, CheckCellMetadata, ClearHiddenTests, ClearMarkScheme, ClearOutput,
         ClearSolutions, ComputeChecksums, IgnorePattern, IncludeHeaderFooter,
         InstantiateTests, LimitOutput, LockCells, OverwriteKernelspec, SaveCells,
     )
@@ -39,7 +39,7 @@ def configure(c, root) -> CourseSettings:
     from course.grading.nbgrader_hooks.execute import GradingExecute
     from course.grading.nbgrader_hooks.gradebook_steps import GetGradesAtOnce, SaveAutoGradesAtOnce
     from course.grading.nbgrader_hooks.preprocessors import (
-        CheckCellMetadataOnce, ClearWidgetState, DeduplicateIdsCompletely,
+        ClearWidgetState, DeduplicateIdsCompletely,
         OverwriteCellsNamingTheCell, StderrIsNotFailure, TracebacksWithoutSource, UpgradeCellIds)
 
     root = str(Path(root).resolve())
@@ -58,12 +58,11 @@ def configure(c, root) -> CourseSettings:
     # `instructor/` folders in source/ hold reference files (e.g. a filled decision card): never released.
     c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "instructor"]
 
-    # Releases: the usual pipeline, plus no saved widget state. Everywhere, cell metadata is checked
-    # against nbgrader's schema compiled once (CheckCellMetadataOnce), not re-read for every cell.
+    # Releases: the usual pipeline, plus no saved widget state.
     c.GenerateAssignment.preprocessors = [
         IncludeHeaderFooter, InstantiateTests, LockCells, ClearSolutions, ClearOutput,
-        ClearWidgetState, CheckCellMetadataOnce, ComputeChecksums, SaveCells, ClearHiddenTests,
-        ClearMarkScheme, ComputeChecksums, CheckCellMetadataOnce,
+        ClearWidgetState, CheckCellMetadata, ComputeChecksums, SaveCells, ClearHiddenTests,
+        ClearMarkScheme, ComputeChecksums, CheckCellMetadata,
     ]
 
     # Autograding: a deleted grade cell is restored from the source rather than lost, and so is a
@@ -78,12 +77,12 @@ def configure(c, root) -> CourseSettings:
     c.Autograde.exclude_overwriting = {A5: ["chunking_notes.md"]}
     c.Autograde.sanitize_preprocessors = [
         UpgradeCellIds, ClearOutput, DeduplicateIdsCompletely, OverwriteKernelspec,
-        OverwriteCellsNamingTheCell, UpgradeCellIds, CheckCellMetadataOnce,
+        OverwriteCellsNamingTheCell, UpgradeCellIds, CheckCellMetadata,
     ]
     c.Autograde.autograde_preprocessors = [
         GradingExecute, IgnorePattern, ClearMetadataPreprocessor,
         StderrIsNotFailure, LimitOutput, SaveAutoGradesAtOnce, AssignLatePenalties,
-        CheckCellMetadataOnce,
+        CheckCellMetadata,
     ]
     # Seconds per cell (the slowest correct cell takes well under 1); tests shorten it.
     c.Execute.timeout = settings.cell_timeout

@@ -53,12 +53,19 @@ def course_config(root: Path = ROOT):
     per course while neither the file nor a COURSE_* variable changes. The first load also arms
     what the file arms for nbgrader in this process (the link refusal, feedback holding only
     pages)."""
-    from traitlets.config import PyFileConfigLoader
-
     path, depends = _load_key(root)
     if _LOADED.get(path, (None,))[0] != depends:
-        _LOADED[path] = depends, PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+        _LOADED[path] = depends, load_course_config(root)
     return copy.deepcopy(_LOADED[path][1])
+
+
+def load_course_config(root: Path):
+    """The settings ``root/nbgrader_config.py`` makes, loaded now and kept nowhere: for a
+    process whose children load their own, each in its own environment (the workers' fork
+    server)."""
+    from traitlets.config import PyFileConfigLoader
+
+    return PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
 
 
 def db_url(root: Path) -> str:
@@ -69,13 +76,6 @@ def db_url(root: Path) -> str:
 def course_id(root: Path) -> str:
     """The course id that ``root/nbgrader_config.py`` configures."""
     return course_config(root).CourseDirectory.course_id
-
-
-def forget_course_configs() -> None:
-    """Load each course's ``nbgrader_config.py`` afresh when next asked: it is Python, and what
-    it does as it loads (set ``JUPYTER_PATH``, say) must happen in the process that asks, with
-    that process's environment (a worker forked from a fork server that loaded it already)."""
-    _LOADED.clear()
 
 
 def course_settings(root: Path = ROOT):

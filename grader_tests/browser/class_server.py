@@ -36,11 +36,13 @@ def require_class_server(what: str) -> None:
 
 @dataclass
 class ClassServer:
-    """A running class server: its address, first passwords, course and folders."""
+    """A running class server: its address, first passwords, course and folders, and the
+    ``hub start`` process (a test may stop it as its operator would, Ctrl-C)."""
     base: str                   # http://127.0.0.1:PORT
     passwords: dict[str, str]   # account -> first password
     root: Path                  # the course it serves
     tmp: Path                   # the class's own folder: exchange/, state/, and the test's files
+    process: subprocess.Popen   # ``python -m course hub start``
 
     @property
     def exchange(self) -> Path:
@@ -97,7 +99,7 @@ def class_server(name: str, root: Path, release: str, *, prefix: str, instructor
              "--port", str(port), "--hub-port", str(free_port()),
              "--proxy-api-port", str(free_port()), *folders],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        server = ClassServer(f"http://127.0.0.1:{port}", passwords, root, tmp)
+        server = ClassServer(f"http://127.0.0.1:{port}", passwords, root, tmp, process)
         _answering(f"{server.base}/hub/api/", 60, process)
         nbgrader_as(instructor, "release_assignment", release, cwd=root, config=server.graders,
                     exchange=server.exchange)

@@ -81,9 +81,6 @@ def _serve(conn, root: str, assignment: str, students: list[str], environment: d
     os.environ.clear()
     os.environ.update(environment)
     os.chdir(folder)
-    from course.grading.course_dir import forget_course_configs
-
-    forget_course_configs()  # as a worker does: loaded afresh, in this environment
     root_path = Path(root)
     ahead = None
     try:
@@ -132,14 +129,14 @@ def _handlers(root: Path, assignment: str, ahead) -> dict:
 
 def _read_once(url: str, assignment: str) -> None:
     """Read the outcomes recorded so far, as the export will: the gradebook's first opening
-    and the queries' compiling (0.11 CPU-s) are done while the class is graded, not after.
-    Its openings are cheap from then on, as in a worker (``gradebook.opening``). Read only; a
-    failure is left for the export to meet and report."""
-    from course.grading.gradebook.opening import open_cheaply
+    and the queries' compiling are done while the class is graded, not after: its gradebooks
+    share one engine, as in a worker (``gradebook.engines``), so the export's queries are
+    compiled already. Read only; a failure is left for the export to meet and report."""
+    from course.grading.gradebook.engines import share_engines
     from course.grading.gradebook.record import recorded
 
     try:
-        open_cheaply()
+        share_engines()
         recorded(url, assignment)
     except Exception:
         pass

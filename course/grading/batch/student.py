@@ -16,11 +16,9 @@ from course.grading.intake.handed_in import unreadable
 from course.grading.course_dir import course_id, course_settings, db_url, nbgrader_api, tool_env
 from course.grading.logs import output_to, run_log, student_log
 from course.grading.nbgrader_hooks import runs
-from course.grading.nbgrader_hooks.notebook_io import unchecked_io
 from course.grading.outcome import BATCH_WIDE, Fault, Outcome, Status, settled
 from course.grading.sandbox.template import WORKER, fork_from
 from course.grading.gradebook.engines import share_engines
-from course.grading.gradebook.opening import connections_kept, open_cheaply
 from course.grading.gradebook.shared import prepare
 from course.grading.feedback.generate import write_feedback
 from course.grading.gradebook.withdraw import withdraw
@@ -102,11 +100,9 @@ def grade_one(api, root: Path, assignment: str, student: str,
     outcome and the feedback problem a TA must hear about (or "")."""
     problem = ""
     share_engines()
-    open_cheaply()
-    unchecked_io()
     _use_template(root)
     try:
-        with output_to(run_log(root, assignment)), connections_kept():
+        with output_to(run_log(root, assignment)):
             outcome = _grade(api, root, assignment, student)
             if feedback and outcome.status != Status.NOT_GRADED:
                 problem = write_feedback(api, root, assignment, student)

@@ -1,9 +1,9 @@
 """What each grading worker would otherwise do on its first student, done once in the workers'
 fork server (``batch.fork_server``, after ``workers.PRELOAD``), so that every worker is forked with it
-done: the course's settings loaded, the feedback page of the assignment's release rendered (its
+done: the feedback page of the assignment's release rendered (its
 templates compiled, the lessons' markdown and code rendered into the page's caches), the
 schemas a worker checks notebooks with (nbformat's newest, relaxed for nbconvert and strict
-for new outputs) and nbgrader's cell-metadata check compiled, and nbgrader's gradebook
+for new outputs) compiled, and nbgrader's gradebook
 mappers configured.
 
 The course and assignment are the fork server's arguments. Nothing here opens a gradebook, starts a thread or reads a student's work.
@@ -18,10 +18,9 @@ def warm(root: Path, assignment: str) -> None:
     from nbgrader.coursedir import CourseDirectory
     from sqlalchemy.orm import configure_mappers
 
-    from course.grading.course_dir import course_config, notebooks
-    from course.grading.nbgrader_hooks.preprocessors import SchemaOnceValidator
+    from course.grading.course_dir import load_course_config, notebooks
 
-    config = course_config(root)
+    config = load_course_config(root)  # kept nowhere: each worker loads its own
     converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
     exporter = converter.exporter_class(parent=converter, config=converter.config)
     for path in notebooks(root, assignment, "release"):
@@ -37,6 +36,5 @@ def warm(root: Path, assignment: str) -> None:
     # strict one.
     for relaxed in (True, False):  # nbformat compiles each once per process
         nbformat.validate(nbformat.v4.new_notebook(), relax_add_props=relaxed)
-    SchemaOnceValidator().compile()
     configure_mappers()
 

@@ -59,10 +59,8 @@ def _serve(tasks, results, root: str, settings: dict | None, feedback: bool,
     os.environ.clear()
     os.environ.update(environment)
     os.chdir(folder)
-    from course.grading.course_dir import forget_course_configs
     from course.grading.sandbox.template import WORKER, begin_early
 
-    forget_course_configs()  # the fork server's warm-up loaded it, in the fork server's env
     if template:
         WORKER.adopt(*template)
     else:

@@ -1,20 +1,8 @@
-"""nbgrader preprocessors the course adds (wired in by ``course/grading/config.py``).
-
-Two copy upstream code rather than call it: ``CheckCellMetadataOnce.preprocess`` (nbgrader's
-``CheckCellMetadata.preprocess``) and ``_SchemaOnce.validate_cell`` (the verdicts of
-``BaseMetadataValidator.validate_cell``); grader_tests/test_upstream_hooks.py pins the upstream
-versions they were made from and fails, saying what to re-read, when either changes.
-"""
+"""nbgrader preprocessors the course adds (wired in by ``course/grading/config.py``)."""
 import re
 import secrets
-import traceback
 
-import fastjsonschema
-from jsonschema.exceptions import best_match
-from jsonschema.validators import validator_for
-from nbgrader.nbgraderformat import MetadataValidator, ValidationError
-from nbgrader.nbgraderformat.common import BaseMetadataValidator
-from nbgrader.preprocessors import CheckCellMetadata, DeduplicateIds, NbGraderPreprocessor
+from nbgrader.preprocessors import DeduplicateIds, NbGraderPreprocessor
 
 from course.grading.nbgrader_hooks import runs
 from course.grading.nbgrader_hooks.gradebook_steps import OverwriteCellsAtOnce
@@ -141,58 +129,3 @@ class TracebacksWithoutSource(NbGraderPreprocessor):
                     output["traceback"] = [message if name == "AssertionError" and message
                                            else f"{name}: {message}"]
         return cell, resources
-
-
-class _SchemaOnce(BaseMetadataValidator):
-    """The schema part of nbgrader's cell check, with the schema compiled once per process.
-
-    ``jsonschema.validate`` checks the schema itself at every call, the larger part of nbgrader's
-    cell check; nbgrader's own schema needs no checking. A cell passes when a compiled
-    fastjsonschema check of the same schema passes it; any
-    other is judged by jsonschema, so verdicts and errors are ``jsonschema.validate``'s (the
-    best-matching error). The fast check never passes what jsonschema refuses
-    (grader_tests/test_course_preprocessors.py compares the two over many cells).
-    """
-
-    _compiled = None
-    _fast = None
-
-    def validate_cell(self, cell):
-        meta = cell.metadata.get("nbgrader")
-        if meta is None or meta.get("schema_version", 0) != self.schema_version:
-            return super().validate_cell(cell)  # nothing to check, or nbgrader's version error
-        self.compile()
-        try:
-            _SchemaOnce._fast(meta)
-            return
-        except fastjsonschema.JsonSchemaException:
-            pass  # jsonschema judges, and words the error as nbgrader would
-        error = best_match(_SchemaOnce._compiled.iter_errors(meta))
-        if error is not None:
-            raise error
-
-    def compile(self) -> None:
-        """Compile both checks of the schema, once per process."""
-        if _SchemaOnce._compiled is None:
-            _SchemaOnce._fast = fastjsonschema.compile(self.schema)
-            _SchemaOnce._compiled = validator_for(self.schema)(self.schema)
-
-
-class SchemaOnceValidator(MetadataValidator, _SchemaOnce):
-    """nbgrader's cell-metadata validator (its own checks run as they are), whose schema check
-    is ``_SchemaOnce``'s: nbgrader's ``validate_cell`` calls the next one in this order."""
-
-
-class CheckCellMetadataOnce(CheckCellMetadata):
-    """nbgrader's ``CheckCellMetadata`` (same checks, same log and error), validating with
-    ``SchemaOnceValidator``."""
-
-    def preprocess(self, nb, resources):
-        try:
-            SchemaOnceValidator().validate_nb(nb)
-        except ValidationError:
-            self.log.error(traceback.format_exc())
-            msg = "Notebook failed to validate; the nbgrader metadata may be corrupted."
-            self.log.error(msg)
-            raise ValidationError(msg)
-        return nb, resources

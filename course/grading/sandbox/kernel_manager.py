@@ -9,17 +9,10 @@ It also finds the course's ``course-sandbox`` kernelspec (``sandbox/jupyter/kern
 anyone putting that folder on ``JUPYTER_PATH``: the folders named in ``JUPYTER_PATH`` are
 looked in first (a test's own kernelspec wins), then the course's, then the user's and the
 system's (so no kernelspec of the same name installed elsewhere stands in for it).
-
-Its clients (``PromptClient``) know a kernel is ready as soon as it has answered on both of
-the channels nbclient reads, not after 0.2 s of silence.
 """
 import asyncio
-import math
 import os
-import time
-from queue import Empty
 
-from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import AsyncKernelManager
 from traitlets import Float, default
@@ -48,52 +41,9 @@ def course_kernel_specs(data_dir: str = "") -> KernelSpecManager:
     return specs
 
 
-class PromptClient(AsyncKernelClient):
-    """jupyter_client's async client, ready when the kernel has answered ``kernel_info`` on the
-    shell channel and shown that request's end (its ``idle`` status) on IOPub.
-
-    Upstream waits the same way, then drains IOPub until it has been silent for a while, a
-    fixed wait on every kernel's start. Nothing is left to
-    drain here: ``idle`` is the last message of the request, and nbclient reads only the
-    messages of its own requests. A kernel that dies, or stays silent past ``timeout``, fails
-    with upstream's own messages (``execute.died_at_start`` reads them)."""
-
-    async def wait_for_ready(self, timeout: float | None = None) -> None:
-        deadline = time.monotonic() + (math.inf if timeout is None else timeout)
-        while True:
-            request = self.kernel_info()
-            try:
-                reply = await self.shell_channel.get_msg(timeout=1)
-            except Empty:
-                reply = None
-            if (reply is not None and reply["msg_type"] == "kernel_info_reply"
-                    and await self._idle_on_iopub(request, 0.2)):
-                self._handle_kernel_info_reply(reply)
-                return
-            if not await self._async_is_alive():
-                raise RuntimeError("Kernel died before replying to kernel_info")
-            if time.monotonic() > deadline:
-                raise RuntimeError("Kernel didn't respond in %d seconds" % timeout)
-
-    async def _idle_on_iopub(self, request: str, wait: float) -> bool:
-        """Whether IOPub carries ``request``'s idle status within ``wait`` seconds (it does not
-        when IOPub connected after the kernel sent it: then ask again)."""
-        end = time.monotonic() + wait
-        while (left := end - time.monotonic()) > 0:
-            try:
-                msg = await self.iopub_channel.get_msg(timeout=left)
-            except Empty:
-                return False
-            if (msg["msg_type"] == "status"
-                    and msg["parent_header"].get("msg_id") == request
-                    and msg["content"].get("execution_state") == "idle"):
-                return True
-        return False
-
-
 class BoundedKernelManager(AsyncKernelManager):
     """An AsyncKernelManager whose shutdown, restart and interrupt cannot wait forever, and
-    whose clients are ``PromptClient``."""
+    that finds the course's kernelspec."""
 
     stop_grace = Float(10.0, config=True,
                        help="Seconds a shutdown, restart or interrupt may take before the kernel "
@@ -102,10 +52,6 @@ class BoundedKernelManager(AsyncKernelManager):
     @default("kernel_spec_manager")
     def _course_kernel_specs(self) -> KernelSpecManager:
         return course_kernel_specs(self.data_dir)
-
-    @default("client_factory")
-    def _prompt_clients(self):
-        return PromptClient
 
     def cleanup_ipc_files(self) -> None:
         """Nothing for a sandboxed kernel: its sockets go with its own folder (the provisioner

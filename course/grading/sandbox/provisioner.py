@@ -119,13 +119,6 @@ class SandboxProvisioner(LocalProvisioner):
             await asyncio.sleep(0.003)
         return bool(sockets)
 
-    async def wait(self) -> int | None:
-        """LocalProvisioner's wait, looking every 5 ms, not every 100 ms: a killed kernel is
-        gone within a few, and each student's grading waited for the rest."""
-        while self.process is not None and await self.poll() is None:
-            await asyncio.sleep(0.005)
-        return await super().wait()
-
     async def kill(self, restart: bool = False) -> None:
         self.bring_back()
         await super().kill(restart)
