@@ -229,6 +229,27 @@ def test_explorer_prints_the_size_that_holds_per_strategy_for_the_card():
     box.metric.value = "precision"
     assert "card-sizes" not in box.summary.value
 
+def test_explorer_says_how_much_of_the_document_the_top_chunks_are():
+    """Walk 6: on the 132-token policy fixed recall "holds" from 96 tokens, where the top 2
+    chunks are the whole document. Each strategy's line says what share the top k retrieve."""
+    import re
+    from course.lessons.evidence_explorer import evidence_explorer, sizes_for
+    recall, precision, iou = _reference_metrics()
+    box = evidence_explorer(recall, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS)}, k=2)
+    text = re.sub("<[^>]+>", "", box.summary.value)
+    sizes = sizes_for(POLICY)
+    held = evidence.holding_sizes(
+        {name: evidence.measure({"recall": recall}, chunker, POLICY, POLICY_QUESTIONS, sizes,
+                                2)["recall"]
+         for name, chunker in evidence.strategies(0.25).items()}, sizes)
+    for name, (size, _) in held.items():
+        chunks, share = evidence.retrieved_share(evidence.strategies(0.25)[name], POLICY,
+                                                 POLICY_QUESTIONS, size, 2)
+        line = next(line for line in text.splitlines() if line.startswith(f"{name}:"))
+        assert f"top 2 of {chunks} chunks ≈ {round(share * 100)} % of the document" in line, line
+    assert "fixed: size 96" in text and "top 2 of 2 chunks ≈ 100 % of the document" in text
+
+
 def test_explorer_prints_the_cards_row_for_the_measured_content_type():
     """Walk 4: the card's defaults took 12 minutes. The explorer prints each strategy's item-2
     row for the type measured (the policy is prose, a README markdown docs), its size and

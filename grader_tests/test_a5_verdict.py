@@ -201,9 +201,13 @@ def test_a_lost_answer_is_no_exhibit():
     assert "lost, not severed" in report.failures["test_card_exhibit"]
 
 
-def test_card_settings_left_out_mean_the_labs_180_40():
+def test_card_settings_left_out_are_asked_for_not_assumed():
+    """Walk 6: a default of 180/40 was assumed, where nothing is severed. The settings line is
+    required, and its absence is what the message names."""
     card = COMPLETE.replace("fixed chunker settings (characters): size = 120, overlap = 20\n", "")
-    assert lost(score(card=card)) == {"test_card_exhibit": 4}
+    report = score(card=card)
+    assert lost(report) == {"test_card_exhibit": 4}
+    assert "state the fixed chunker's settings" in report.failures["test_card_exhibit"]
 
 
 # --- the measurements -----------------------------------------------------------------------

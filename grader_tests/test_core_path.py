@@ -243,3 +243,54 @@ def test_assignment_5_prefilled_answers_stop_no_run_all():
     for grade_id in ("doc_choice", "card_text"):
         exec(cells[grade_id].source, namespace)
     assert namespace["DOC_CHOICE"] == "tiktoken" and namespace["CARD_TEXT"] is None
+
+
+def test_assignment_5_intro_names_every_stop_of_run_all_on_the_core_path():
+    """Walk 6: from Part 1, *Run All* also stopped at Part 2's prediction, which the introduction
+    did not name. A core student who follows each stop to the next core heading meets only
+    stops the introduction's navigation names (by part or subsection number)."""
+    answers = solutions(nbformat.read(source_path(A5), as_version=4))
+    cells = list(cells_on_paths(A5))
+    intro = next(c.source for c, _ in cells if c.cell_type == "markdown")
+    navigation = next(" ".join(p.split()) for p in intro.split("\n\n")
+                      if "Run Selected Cell and All Below" in " ".join(p.split()))
+    written = {"doc_choice", "evidence_recall", "my_questions", "knowledge", "card_text"}
+    last_core = max(i for i, (cell, core) in enumerate(cells) if core and cell.cell_type == "code")
+    namespace, stops, skipping, heading = {}, [], False, ""
+    for index, (cell, core) in enumerate(cells[:last_core + 1]):
+        if cell.cell_type == "markdown" and cell.source.startswith(("## ", "### ")):
+            if skipping and core:  # the student goes on at the next core heading
+                skipping = False
+            label = re.match(r"#+ (Part \d+|\d\.\d)", cell.source)
+            if label and (cell.source.startswith("## ") or "." in label.group(1)):
+                heading = label.group(1)
+        if skipping or cell.cell_type != "code" or cell.metadata.get("nbgrader", {}).get("grade"):
+            continue
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id", f"cell {index}")
+        source = answers[gid] if gid in written or gid.startswith("predict") and core else cell.source
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(source, gid, "exec"), namespace)
+        except Exception:
+            assert not core, f"the core path itself stops at {gid}"
+            stops.append((gid, heading))
+            skipping = True
+    assert stops, "no stop found: the walk's stops are gone, update this test"
+    for gid, heading in stops:
+        assert heading in navigation, f"Run All stops at {gid} ({heading}), not named: {navigation[:200]}"
+
+
+def test_assignment_5s_core_card_is_its_defaults_exhibit_and_file():
+    """Walk 6: the card alone took 38 minutes. Its core is items 2, 3 and 5; the families (6.1)
+    and the rules (6.4) are stretch, still graded, and course-check counts them so."""
+    from course.lessons.course_check import is_test, paths
+    cells = nbformat.read(release_path(A5), as_version=4).cells
+    marked = {cell.metadata["nbgrader"]["grade_id"]: path
+              for cell, path in zip(cells, paths(cells)) if is_test(cell)}
+    card = {gid: path for gid, path in marked.items() if gid.startswith("test_card_")}
+    assert card == {"test_card_families": "stretch", "test_card_defaults": "core",
+                    "test_card_exhibit": "core", "test_card_rules": "stretch",
+                    "test_card_file": "core"}, card
+    assert sum(path == "core" for path in marked.values()) == 6
+    assert {"test_card_families", "test_card_rules"} <= _stretch_tests(A5)
+    assert '"core path: 6 of 6 test cells pass"' in " ".join(cells[-1].source.split())

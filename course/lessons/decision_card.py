@@ -270,8 +270,10 @@ def exhibit_problems(card: Card, chunk_fixed, document: str, queries) -> list[st
     pasted = (card.exhibit.chunk or "").strip()
     if not pasted:
         return []
-    size = 180 if card.exhibit.size is None else card.exhibit.size
-    overlap = 40 if card.exhibit.overlap is None else card.exhibit.overlap
+    size, overlap = card.exhibit.size, card.exhibit.overlap
+    if size is None or overlap is None:  # no default: at the lab's 180/40 nothing is severed
+        return ["exhibit: state the fixed chunker's settings as 'size = N, overlap = M' (one of the "
+                "sizes the notebook's explorer lists)"]
     if not (1 <= size and 0 <= overlap < size):
         return [f"exhibit: the settings size = {size}, overlap = {overlap} are not a valid fixed "
                 "chunking (need 0 <= overlap < size)"]

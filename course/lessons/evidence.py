@@ -81,6 +81,18 @@ def measure(metrics: dict, chunker, document: str, questions, sizes, k: int = 2)
     return scores
 
 
+def retrieved_share(chunker, document: str, questions, size: int, k: int = 2) -> tuple[int, float]:
+    """(chunks at ``size``, mean share of the document's tokens the top ``k`` chunks cover per
+    question): on a short document recall can "hold" only because k chunks are most of it."""
+    tokens = TokenMap(document)
+    chunks = chunker(document, size)
+    total = len(tokens.starts) or 1
+    shares = [len({t for start, end in retrieved_token_spans(document, chunks, as_question(q).text,
+                                                             k, tokens) for t in range(start, end)})
+              / total for q in questions]
+    return len(chunks), mean(shares) if shares else 0.0
+
+
 def strategies(overlap_share: float = 0.25) -> dict:
     """name -> chunker(document, size) for the three given chunkers, sizes in tokens."""
     from .given_chunkers import given_fixed, given_recursive, given_sections

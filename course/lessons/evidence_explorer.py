@@ -9,7 +9,7 @@ from ._kit.palette import STRATEGY
 from ._kit.png import figure_png, figure_with_axes
 from ._kit.strategies import STRATEGIES
 from ._kit.wiring import wire
-from .evidence import HOLDS, best_sizes, holding_sizes, measure, strategies
+from .evidence import HOLDS, best_sizes, holding_sizes, measure, retrieved_share, strategies
 from .stubs import not_written, not_written_yet
 from .tokens import count_tokens
 
@@ -25,9 +25,10 @@ def sizes_for(document: str) -> list[int]:
 
 
 def _summary(results: dict, sizes, metric: str, top: int | None = None,
-             content: str = "prose", overlap_share: float = 0.25) -> str:
+             content: str = "prose", overlap_share: float = 0.25, share=None) -> str:
     """Recall: the smallest size whose recall holds (an early spike is no size to pick);
-    precision and IoU, which fall as chunks grow: where each is best."""
+    precision and IoU, which fall as chunks grow: where each is best. ``share(name, size)``
+    gives (chunks, share of the document retrieved) for the recall lines."""
     scores = {name: results[name][metric] for name in STRATEGIES}
     held = holding_sizes(scores, sizes) if metric == "recall" else best_sizes(scores, sizes)
     word = "from" if metric == "recall" else "at"
@@ -37,7 +38,7 @@ def _summary(results: dict, sizes, metric: str, top: int | None = None,
     if metric == "recall":
         return (f"smallest size whose recall holds (within {HOLDS} of its best at every larger "
                 "size): " + ", ".join(cells) + card_lines(held, top, content, overlap_share,
-                                                          below))
+                                                          below, share))
     return f"best {metric}: " + ", ".join(cells)
 
 
@@ -80,10 +81,11 @@ def content_type(document_name: str) -> str:
 
 
 def card_lines(held: dict, top: int | None, content: str = "prose",
-               overlap_share: float = 0.25, below: dict | None = None) -> str:
+               overlap_share: float = 0.25, below: dict | None = None, share=None) -> str:
     """Per strategy, the size whose recall holds and a why, then the card's item-2 row for
     ``content`` with that size and the overlap measured, its separator cell left for the
-    student: the card takes its sizes from what was measured, not from taste."""
+    student: the card takes its sizes from what was measured, not from taste. With ``share``,
+    each line says how much of the document the top chunks are at that size."""
     lines = []
     for name in (name for name in STRATEGIES if name in held):
         size, value = held[name]
@@ -91,13 +93,17 @@ def card_lines(held: dict, top: int | None, content: str = "prose",
             lines.append(f"{name}: no size held (recall peaked at {value:.2f}, then fell): no line "
                          "to copy; choose from the plot and write your own why")
             continue
+        covered = ""
+        if share is not None:
+            chunks, part = share(name, size)
+            covered = f" (top {top} of {chunks} chunks ≈ {round(part * 100)} % of the document)"
         if name in (below or {}):
-            lines.append(f"{name}: no ready row: recall holds only at {value:.2f}, {below[name]}; "
+            lines.append(f"{name}: no ready row: recall holds only at {value:.2f}, {below[name]}{covered}; "
                          "pick another strategy, or choose from the plot and write your own why")
             continue
         why = f"recall held at {value:.2f} from {size} tokens up, top {top} chunks per question"
         overlap = round(overlap_share * 100) if name == "fixed" else 0
-        lines.append(f"{name}: size {size} (tokens); why: {why}\n"
+        lines.append(f"{name}: size {size} (tokens); why: {why}{covered}\n"
                      f"| {content} | {size} | {overlap} |  | {name} chunks: {why} |")
     return ("<pre class='card-sizes' style='white-space:pre-wrap;margin:4px 0'>for the card's "
             f"defaults (item 2), per strategy, with the {content} row of the strategy you pick "
@@ -155,8 +161,11 @@ def evidence_explorer(evidence_recall, evidence_precision, evidence_iou, documen
         ax.set_title(f"{document.value}: {questions} questions, top {top.value} chunk(s) each",
                      fontsize=8)
         image.value = figure_png(figure, fast=True)
+        text, questions_of = documents[document.value]
         summary.value = _summary(scores, sizes, metric.value, top.value,
-                                 content_type(document.value), overlap_share)
+                                 content_type(document.value), overlap_share,
+                                 lambda name, size: retrieved_share(chunkers[name], text,
+                                                                    questions_of, size, top.value))
 
     return wire(widgets.VBox([widgets.HBox([document, metric, top]), summary, image]), redraw,
                 [document, metric, top], document=document, metric=metric, top=top,
