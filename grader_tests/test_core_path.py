@@ -106,9 +106,9 @@ def test_assignment_3_run_all_stops_on_the_core_path_only_where_the_line_above_s
             skipping = True
             assert "On the core path, *Run All* stops here" in " ".join(above.split()), \
                 f"Run All stops at {gid} (stretch) and the text above it does not say where to go on"
-    # Issue 44 (walk 6): the stretch answers (Part 4, Part 5, Demonstration 2) now follow the
-    # core path, so Run All stops on it only at its own predictions
-    assert stops == [], stops
+    # Issue 44 (walk 6): Part 4 and Demonstration 2 now follow the core path; Part 5 stays
+    # above Demonstration 1, whose closing note answers its Q1 (a prediction)
+    assert stops == ["q_fix"], stops
 
 
 def test_assignment_3_shows_the_fixed_windows_before_demonstration_3_asks_for_their_fate():
