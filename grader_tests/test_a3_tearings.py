@@ -270,8 +270,30 @@ def test_fates_stepper_has_five_steps_and_three_fates(reference):
         seen.append(box.view.value)
         assert f"step {step} / 5" in box.view.value
     assert len(set(seen)) == 5
-    assert "fate-severed" in seen[1] and "fate-whole" in seen[2] and "fate-whole" in seen[3]
+    # each tearing shows where the parts land; the student's own `severed` adds its verdict
+    assert "no single chunk holds every part" in seen[1] and "whole in no chunk" not in seen[1]
+    assert "one chunk holds every part: chunk 3" in seen[2] and "one chunk holds every part" in seen[3]
+    assert "severed-says'>True" in seen[1] and "severed-says'>False" in seen[2]
     assert seen[4].count("retrieved-complete") == 1
+
+
+def test_fates_stepper_names_no_fate_without_the_students_severed(reference):
+    """Issue 44: `severed` is stretch, and the course ships no working one, so on the core path
+    the stepper places each part (and says when one is in no chunk) and the student names the
+    fate; a stub `severed` (or none) adds no verdict and no error."""
+    from course.lessons.fates_stepper import fates_stepper
+    r = reference
+
+    def stub(chunks, evidence_parts):
+        raise NotImplementedError()
+
+    for severed in (None, stub):
+        box = fates_stepper(r["chunk_fixed"], r["chunk_recursive"], r["chunk_structured"], severed, _judge,
+                            HR_LEAVE, CONTRACTOR_LEAVE, size=160, overlap=20)
+        box.slider.value = 2
+        fixed = box.view.value
+        assert "whole in no chunk" in fixed and "no single chunk holds every part" in fixed
+        assert "⚠" not in fixed and "severed-says" not in fixed and "class='fate " not in fixed
 
 
 def test_rate_explorer_moves_its_marker(reference):

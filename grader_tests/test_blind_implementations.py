@@ -154,7 +154,8 @@ def test_core_only_students_are_there_and_their_cards_are_kept():
 def test_core_only_blind_student_passes_every_core_test(number, name, cells):
     assignment = {**ASSIGNMENTS, 5: A5}[number]
     core = _core_tests(assignment) - {"test_card_file"}
-    assert core, f"{assignment} marks no core test cell"
+    # issue 44: A3's core path runs the given chunkers and predicts; it writes nothing graded
+    assert bool(core) == (number != 3), f"{assignment}: core test cells {sorted(core)}"
     report = score_in_process(assignment, _with_card(name, cells), blank=True)
     assert not core & set(report.failures), f"{name}: {report.summary()}"
 
@@ -169,6 +170,8 @@ def test_core_only_students_through_the_real_autograder(number):
     release = lambda: nbformat.read(release_path(assignment), as_version=4)  # noqa: E731
     scores = autograde(assignment, {name: fill(release(), cells) for name, cells in students.items()})
     core = sum(points[test] for test in _core_tests(assignment))
+    if number == 3:  # issue 44: these students walked when `severed` was core; it is stretch now
+        core += points["test_severed"]
     assert set(scores) == set(students)
     for name, score in scores.items():
         assert isinstance(score, tuple) and score[0] == core, f"{name}: {score} (core {core})"

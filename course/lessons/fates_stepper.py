@@ -3,8 +3,10 @@
 Step 1 shows the document and where the answer lives; steps 2–4 tear it with the student's
 fixed, recursive and structure-aware chunkers; step 5 asks the retriever. Each tearing gives the
 answer one of three fates: **whole** (one chunk holds every part), **severed** (every part is
-somewhere, no chunk holds them all — the student's ``severed`` decides) or **lost** (a part
-occurs in no chunk: it was cut). The words are the course's glossary (assignment 1).
+somewhere, no chunk holds them all) or **lost** (a part occurs in no chunk: it was cut). The
+words are the course's glossary (assignment 1). A step shows where each part lands and leaves
+the fate for the student to name; only a ``severed`` the student wrote (graded, so the course
+ships none that works) adds its verdict beside.
 """
 from html import escape
 
@@ -16,6 +18,7 @@ from ._kit.palette import BORDER, GREY, series
 from ._kit.strategies import run_all, tearings
 from ._kit.wiring import wire
 from .retriever import top_k
+from .stubs import not_written
 
 STEPS = ("the document", "fixed", "recursive", "structured", "retrieval")
 _BOX = (f"<div class='fate-chunk' style='border:1px solid {BORDER};"
@@ -43,42 +46,55 @@ def _mark(text: str, parts) -> str:
     return "".join(out)
 
 
-def fate(chunks, evidence, severed, judge) -> str:
-    """'whole', 'severed' or 'lost' for ``evidence`` under ``chunks`` (the student's judges)."""
-    if judge(chunks, evidence):
-        return "whole"
-    return "severed" if severed(chunks, evidence) else "lost"
+def placement(chunks, evidence, judge) -> list[str]:
+    """Where each part of ``evidence`` lands: the chunks holding it whole, or none; then
+    whether one chunk holds every part (``judge``, assignment 1's ``answerable``)."""
+    texts = [chunk_text(chunk) for chunk in chunks]
+    lines = []
+    for part in evidence:
+        holders = [str(i) for i, text in enumerate(texts) if part in text]
+        lines.append(f"part <q>{escape(part)}</q>: "
+                     + (f"<span class='part-in'>whole in chunk {', '.join(holders)}</span>" if holders
+                        else "<span class='part-nowhere'>whole in no chunk</span>"))
+    together = [str(i) for i, chunk in enumerate(chunks) if judge([chunk], evidence)]
+    lines.append(f"<span class='one-chunk'>one chunk holds every part: chunk {', '.join(together)}</span>"
+                 if together else "<span class='no-chunk'>no single chunk holds every part</span>")
+    return lines
 
 
-def _judged(results, name, question, severed, judge):
-    """(the answer's fate under strategy ``name``, None) or (None, what went wrong)."""
-    chunks, error = results[name]
-    if error is not None:
-        return None, error
+def severed_says(severed, chunks, evidence) -> str:
+    """The student's ``severed`` verdict on this tearing, or '' while it is not written."""
+    if severed is None or not_written(severed, [], []):
+        return ""
     try:
-        return fate(chunks, question.evidence, severed, judge), None
+        verdict = severed(chunks, evidence)
     except Exception as problem:
-        return None, f"{type(problem).__name__}: {problem}"
+        return f"your <code>severed</code>: ⚠ {escape(f'{type(problem).__name__}: {problem}')}"
+    return f"your <code>severed</code> says <b class='severed-says'>{escape(repr(verdict))}</b>"
 
 
 def _tearing(results, name, question, severed, judge, size, overlap) -> str:
-    """A step showing one strategy's chunks, the evidence highlighted, and the answer's fate."""
+    """A step showing one strategy's chunks, the evidence highlighted, and where each part lands."""
     chunks, error = results[name]
     if error is not None:
         return f"<p>⚠ your {name} chunker: {escape(error)}</p>"
-    verdict, problem = _judged(results, name, question, severed, judge)
-    lines = [f"<p><b>{name}</b> tearing at size {size}"
-             + (f", overlap {overlap}" if name == "fixed" else "")
-             + f": {len(chunks)} chunks. The answer is "
-             + (f"<b class='fate fate-{verdict}'>{verdict}</b>" if verdict else
-                f"⚠ {escape(problem)}") + ".</p>"]
+    try:
+        lines = placement(chunks, question.evidence, judge)
+    except Exception as problem:
+        lines = [f"⚠ {escape(f'{type(problem).__name__}: {problem}')}"]
+    said = severed_says(severed, chunks, question.evidence)
+    head = [f"<p><b>{name}</b> tearing at size {size}"
+            + (f", overlap {overlap}" if name == "fixed" else "")
+            + f": {len(chunks)} chunks.</p><ul class='fate-parts'>"
+            + "".join(f"<li>{line}</li>" for line in lines + ([said] if said else []))
+            + "</ul><p>Whole, severed or lost? Name the fate, then check it against your prediction.</p>"]
     for i, chunk in enumerate(chunks):
-        lines.append(_BOX.format(colour=series(i), label=f"<b>[{i}]</b> ",
-                                 body=_mark(chunk_text(chunk), question.evidence)))
-    return "".join(lines)
+        head.append(_BOX.format(colour=series(i), label=f"<b>[{i}]</b> ",
+                                body=_mark(chunk_text(chunk), question.evidence)))
+    return "".join(head)
 
 
-def _retrieval(results, question, severed, judge) -> str:
+def _retrieval(results, question, judge) -> str:
     """The last step: each strategy's top chunk for the question, and whether it is whole."""
     rows = [f"<p>Query: <b>{escape(question.text)}</b> — each strategy's top chunk:</p><ul>"]
     for name in STEPS[1:4]:
@@ -91,8 +107,7 @@ def _retrieval(results, question, severed, judge) -> str:
             complete = bool(judge([chunks[index]], question.evidence))
         except Exception:
             complete = False
-        verdict, _ = _judged(results, name, question, severed, judge)
-        rows.append(f"<li><b>{name}</b> (answer {verdict}): chunk {index}, score "
+        rows.append(f"<li><b>{name}</b>: chunk {index}, score "
                     f"{score:.2f}, <b class='retrieved-{'complete' if complete else 'partial'}'>"
                     f"{'holds the complete answer' if complete else 'not the complete answer'}"
                     f"</b><br><code style='white-space:pre-wrap'>"
@@ -103,7 +118,8 @@ def _retrieval(results, question, severed, judge) -> str:
 @not_while_grading
 def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge, document,
                   question, *, size=170, overlap=20, source="handbook.md", step=1):
-    """A 5-step slider (and a play button) following ``question`` through three tearings."""
+    """A 5-step slider (and a play button) following ``question`` through three tearings;
+    ``severed`` is the student's, or None (or its stub) while they have not written it."""
     strategies = tearings(chunk_fixed, chunk_recursive, chunk_structured, source=source)
     results = run_all(strategies, document, size, overlap)
     slider = widgets.IntSlider(value=step, min=1, max=len(STEPS), description="step",
@@ -120,7 +136,7 @@ def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge
                     "A complete answer needs every highlighted part.</p>"
                     + _BOX.format(colour=GREY, label="", body=_mark(document, question.evidence)))
         elif at == len(STEPS):
-            body = _retrieval(results, question, severed, judge)
+            body = _retrieval(results, question, judge)
         else:
             body = _tearing(results, STEPS[at - 1], question, severed, judge, size, overlap)
         view.value = head + body
