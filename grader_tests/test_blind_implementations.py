@@ -2,8 +2,8 @@
 release/ earn full marks, in process and through the real autograder.
 
 ``grader_tests/implementations/blind/aN.py`` holds three students per assignment, written from
-the release notebooks alone; ``aN_round2.py`` to ``aN_round5.py`` more, each written later by another session
-after the texts changed (round 5's wrote the core path's cells only; the rest is the reference's). A student whose reading a later, clearer contract ruled out is
+the release notebooks alone; ``aN_round2.py`` to ``aN_round6.py`` more, each written later by another session
+after the texts changed (rounds 5 and 6 wrote the core path's cells only; the rest is the reference's). A student whose reading a later, clearer contract ruled out is
 listed in that file's ``SUPERSEDED`` with the tests the old reading fails: it must fail exactly
 those, so the clarified sentence is the only thing between it and full marks.
 """
@@ -18,7 +18,7 @@ from course.lessons.course_check import is_test, paths
 from harness import (autograde, graded_cells, release_path, score_in_process, source_path,
                      submission)
 
-LATER_ROUNDS = (2, 3, 4, 5)
+LATER_ROUNDS = (2, 3, 4, 5, 6)
 ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-tearings",
                4: "04-table-rescue", 6: "06-semantic-chunking"}
 
@@ -170,8 +170,8 @@ def test_core_only_students_through_the_real_autograder(number):
     release = lambda: nbformat.read(release_path(assignment), as_version=4)  # noqa: E731
     scores = autograde(assignment, {name: fill(release(), cells) for name, cells in students.items()})
     core = sum(points[test] for test in _core_tests(assignment))
-    if number == 3:  # issue 44: these students walked when `severed` was core; it is stretch now
-        core += points["test_severed"]
     assert set(scores) == set(students)
     for name, score in scores.items():
-        assert isinstance(score, tuple) and score[0] == core, f"{name}: {score} (core {core})"
+        # issue 44: `severed` was core until round 6; a student who wrote it keeps its points
+        wrote = points["test_severed"] if number == 3 and "severed" in students[name] else 0
+        assert isinstance(score, tuple) and score[0] == core + wrote, f"{name}: {score} (core {core})"
