@@ -423,3 +423,14 @@ def test_the_commitment_check_finds_the_graded_predictions():
     cells = [heading, answer, cell]
     assert graded_for_correctness(cells, 2) == \
         ["its hidden test compares the answer with an expected value"]
+
+
+def test_part_6_does_not_say_what_180_40_severs_before_asking_it():
+    """Walk 7: Part 6's instructions said "at the lab's 180/40 nothing is severed" one cell
+    before the prediction that asks how many answers 180/40 severs."""
+    cells = nbformat.read(notebooks(ROOT, "05-own-docs-verdict", "release")[0], as_version=4).cells
+    ask = next(i for i, c in enumerate(cells) if "predicted_severed_at_180 =" in c.source
+               and c.cell_type == "code")
+    said = [i for i, c in enumerate(cells[:ask]) if re.search(
+        r"180\s*/\s*40\D{0,40}\b(nothing|no answer|none)\b[^.]{0,30}sever", c.source, re.I)]
+    assert not said, f"cells {said} say what 180/40 severs before cell {ask} asks it"
