@@ -2,8 +2,8 @@
 release/ earn full marks, in process and through the real autograder.
 
 ``grader_tests/implementations/blind/aN.py`` holds three students per assignment, written from
-the release notebooks alone; ``aN_round2.py`` to ``aN_round6.py`` more, each written later by another session
-after the texts changed (rounds 5 and 6 wrote the core path's cells only; the rest is the reference's). A student whose reading a later, clearer contract ruled out is
+the release notebooks alone; ``aN_round2.py`` to ``aN_round7.py`` more, each written later by another session
+after the texts changed (rounds 5 to 7 wrote the core path's cells only; the rest is the reference's). A student whose reading a later, clearer contract ruled out is
 listed in that file's ``SUPERSEDED`` with the tests the old reading fails: it must fail exactly
 those, so the clarified sentence is the only thing between it and full marks.
 """
@@ -18,7 +18,7 @@ from course.lessons.course_check import is_test, paths
 from harness import (autograde, graded_cells, release_path, score_in_process, source_path,
                      submission)
 
-LATER_ROUNDS = (2, 3, 4, 5, 6)
+LATER_ROUNDS = (2, 3, 4, 5, 6, 7)
 ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-tearings",
                4: "04-table-rescue", 6: "06-semantic-chunking"}
 
@@ -139,7 +139,8 @@ def _core_tests(assignment: str) -> set[str]:
 
 def _with_card(name: str, cells: dict) -> dict:
     card = CARDS / f"{name}.md"
-    if card.is_file() and cells.get("card_text", "").strip().startswith("CARD_TEXT = None"):
+    pasted = cells.get("card_text", "CARD_TEXT = None").strip()  # not written: as shipped
+    if card.is_file() and pasted.startswith("CARD_TEXT = None"):
         return {**cells, "card_text": f"CARD_TEXT = {card.read_text(encoding='utf-8')!r}"}
     return cells
 
