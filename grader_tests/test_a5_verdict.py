@@ -514,6 +514,15 @@ def test_a_part_that_is_not_verbatim_is_told_where_it_differs():
     assert "first 10" not in real_docs.where_it_differs("first line\nsecond", document)
 
 
+def test_a_part_without_its_backticks_is_told_it_differs_at_its_first_character():
+    document = ("tiktoken is a fast BPE tokeniser.\n\n"
+                "`tiktoken` is between 3-6x faster than a comparable open source tokeniser:\n")
+    told = real_docs.where_it_differs(
+        "tiktoken is between 3-6x faster than a comparable open source tokeniser:", document)
+    assert "line 3" in told and "character 0" in told and "'`tiktoken` is" in told
+    assert "first 12 characters" not in told  # not the prefix that matched another line
+
+
 def test_the_course_readme_is_never_a_document_to_choose(monkeypatch):
     """The course's own README (the package's long description) names its answers' ideas; it
     stays out of Part 1's list whatever its length (today it is just above MAX_CHARS)."""
