@@ -100,6 +100,43 @@ def test_each_fair_card_earns_every_card_point(name):
     assert report.total == AUTOGRADED, f"{name}: {report.summary()}"
 
 
+def _core_only(card: str) -> str:
+    """``card`` with items 1 and 4 (the stretch tables) left as the template ships them."""
+    template = decision_card.TEMPLATE
+    for start, end in (("## 1.", "## 2."), ("## 4.", None)):
+        shipped = template[template.index(start):template.index(end) if end else None]
+        card = card.replace(card[card.index(start):card.index(end) if end else None], shipped)
+    return card
+
+
+def test_the_format_check_says_the_core_items_pass_and_each_stretch_table_in_one_line():
+    """Round 7's walk: a card with only the core items filled got 30 "still to do" lines, all
+    stretch, each empty cell twice; now the core verdict comes first, a line per stretch table."""
+    fixed, _, _ = _reference_chunkers()
+    report = decision_card.card_report(decision_card.parse_card(_core_only(COMPLETE)), fixed,
+                                       POLICY, LAB_QUERIES)
+    assert report[0].startswith("core items 2 and 3: ✓"), report
+    assert report[1:] == ["families table, item 1 (stretch): 9 cells to fill",
+                          "rules table, item 4 (stretch): 6 cells to fill"], report
+
+
+def test_the_format_check_names_an_empty_or_thin_cell_once():
+    card = _core_only(COMPLETE).replace("| 256 | 15 |", "| 256 | |").replace(
+        "A paragraph or two keeps one topic per vector while a modest overlap patches the rare "
+        "mid-thought cut.", "short")
+    card = card.replace("| fixed-size | | | |", "| fixed-size | blah blah | | cuts mid sentence badly |")
+    report = decision_card.card_report(decision_card.parse_card(card))
+    assert report[:3] == ["core items 2 and 3, still to do:",
+                          "  - defaults table, prose: fill the overlap cell",
+                          "  - defaults table, prose: the why needs a whole sentence (at least six "
+                          "words, most of them saying something)"], report
+    assert report[3].startswith("families table, item 1 (stretch): 7 cells to fill, 1 filled cell "
+                                "to say more in: fixed-size: the 'mechanism' cell"), report
+    assert len(report) == 5 and sum("fixed-size" in line for line in report) == 1, report
+    blank = decision_card.card_report(decision_card.parse_card(decision_card.TEMPLATE))
+    assert len(blank) < 12 and not any("words" in line for line in blank), blank
+
+
 def test_card_numbers_read_thousands_separators():
     assert decision_card.numbers("1,024") == [1024.0]
     assert decision_card.numbers("256–8,192 (not 12,5)") == [256.0, 8192.0]
@@ -512,6 +549,15 @@ def test_a_part_that_is_not_verbatim_is_told_where_it_differs():
     told = real_docs.where_it_differs("first line second line", document)
     assert "first 10 characters" in told and "' second line'" in told
     assert "first 10" not in real_docs.where_it_differs("first line\nsecond", document)
+
+
+def test_a_part_without_its_backticks_is_told_it_differs_at_its_first_character():
+    document = ("tiktoken is a fast BPE tokeniser.\n\n"
+                "`tiktoken` is between 3-6x faster than a comparable open source tokeniser:\n")
+    told = real_docs.where_it_differs(
+        "tiktoken is between 3-6x faster than a comparable open source tokeniser:", document)
+    assert "line 3" in told and "character 0" in told and "'`tiktoken` is" in told
+    assert "first 12 characters" not in told  # not the prefix that matched another line
 
 
 def test_the_course_readme_is_never_a_document_to_choose(monkeypatch):

@@ -100,3 +100,16 @@ def test_course_check_says_the_core_path_count_before_any_stretch_failure(tmp_pa
     lines = done.stdout.splitlines()
     assert done.returncode == 1 and lines[1].startswith("core path: 1 of 1 test cells pass"), lines
     assert [line[:16] for line in lines[2:4]] == ["✗ test_stretch_a", "✗ test_stretch_b"], lines
+
+
+def test_course_check_says_a_core_path_without_test_cells_before_the_stretch_failures():
+    """Round 7's walk: A3's core path has no test cell (it runs and predicts), so course-check
+    printed "14 of 14 test cells failed" and no core line at all."""
+    from course.lessons.course_check import summary_by_path
+    release = ROOT / "release" / "03-three-tearings" / "three_tearings.ipynb"
+    cells = nbformat.read(release, as_version=4).cells
+    ids = {c.metadata["nbgrader"]["grade_id"] for c in cells
+           if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata["nbgrader"].get("solution")}
+    line = summary_by_path(cells, ids)
+    assert line is not None and line.startswith("core path: no test cell"), line
+    assert f"stretch: 0 of {len(ids)} pass" in line, line

@@ -52,18 +52,23 @@ def paths(cells) -> list[str | None]:
 
 def summary_by_path(cells, failed_ids: set[str]) -> str | None:
     """"core path: …; stretch: …" counts of failing test cells, or None if the notebook marks
-    no test cell core (a core-path student then sees that stretch failures are expected)."""
+    no part core (a core-path student then sees that stretch failures are expected). A core path
+    with no test cell of its own (A3's: it runs and predicts) is said so, not counted as 0 of 0."""
     counts = {"core": [0, 0], "stretch": [0, 0]}
-    for cell, path in zip(cells, paths(cells)):
+    marked = paths(cells)
+    for cell, path in zip(cells, marked):
         if is_test(cell) and path in counts:
             counts[path][1] += 1
             counts[path][0] += cell.metadata["nbgrader"].get("grade_id") in failed_ids
-    if not counts["core"][1]:
-        return None
     (core_failed, core), (stretch_failed, stretch) = counts["core"], counts["stretch"]
-    return (f"core path: {core - core_failed} of {core} test cells pass; stretch: "
-            f"{stretch - stretch_failed} of {stretch} pass (stretch is graded, not needed for "
-            "the lesson day)")
+    stretch_line = (f"stretch: {stretch - stretch_failed} of {stretch} pass (stretch is graded, "
+                    "not needed for the lesson day)")
+    if core:
+        return f"core path: {core - core_failed} of {core} test cells pass; {stretch_line}"
+    if "core" in marked:
+        return ("core path: no test cell (its predictions are graded for committing); "
+                + stretch_line)
+    return None
 
 
 def failure(cell) -> str | None:

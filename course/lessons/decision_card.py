@@ -302,6 +302,80 @@ def rubric_problems(card: Card, chunk_fixed=None, document: str = "", queries=()
     return problems
 
 
+# Cells that pass their own rubric check: an empty cell is checked with one of these in its
+# stead, so it is reported once, as empty, and not again as saying too little.
+_STAND_INS = {"size": "512 tokens", "overlap": "10 %", "separators": "blank line"}
+_STAND_IN_WORDS = "each chunk keeps one whole idea together"
+
+
+def _with_stand_ins(rows: dict) -> dict:
+    """The table's rows with each empty cell holding a stand-in that passes its check."""
+    return {name: {column: value if value.strip() else _STAND_INS.get(column, _STAND_IN_WORDS)
+                   for column, value in row.items()} for name, row in rows.items()}
+
+
+def _not_of_a_stand_in(problems: list[str]) -> list[str]:
+    """``problems`` without those that quote a stand-in (an empty cell, already reported)."""
+    quoted = [repr(v) for v in (*_STAND_INS.values(), _STAND_IN_WORDS)]
+    return [p for p in problems if not any(q in p for q in quoted)]
+
+
+def _stretch_line(label: str, rows: dict, names, columns, problems) -> str:
+    """One line for a stretch table: ✓, or how many cells to fill, which filled cells say too
+    little (``problems``: its rubric's lines for the filled cells) and which rows are gone."""
+    empty = sum(1 for name in names if name in rows for column in columns
+                if not rows[name].get(column, "").strip())
+    said = [f"{empty} cell{'s' * (empty != 1)} to fill"] if empty else []
+    if problems:  # the rubric's lines without their remarks in parentheses: one short line
+        said.append(f"{len(problems)} filled cell{'s' * (len(problems) != 1)} to say more in: "
+                    + "; ".join(re.sub(r" \([^()]*\)$", "", p) for p in problems))
+    missing = [name for name in names if name not in rows]
+    if missing:
+        said.append("no row for " + ", ".join(missing))
+    return f"{label} (stretch): " + (", ".join(said) if said else "✓")
+
+
+def core_problems(card: Card, chunk_fixed=None, document: str = "", queries=()) -> list[str]:
+    """What the autograded rubric rejects in the core items, 2 (defaults) and 3 (exhibit), one
+    line each and each cell once: an empty cell is said to be empty, not also too short."""
+    problems = [] if card.title else ["the card has no '# ' title line"]
+    for content in CONTENT_TYPES:
+        row = card.defaults.get(content)
+        empty = [c for c in ("size", "overlap", "separators", "why")
+                 if row is not None and not row.get(c, "").strip()]
+        if row is None:
+            problems.append(f"defaults table: no row for {content}")
+        elif empty:
+            problems.append(f"defaults table, {content}: fill the " + ", ".join(empty[:-1])
+                            + (" and " if len(empty) > 1 else "") + empty[-1]
+                            + f" cell{'s' * (len(empty) > 1)}")
+    filled = Card(defaults=_with_stand_ins(card.defaults), default_headers=card.default_headers)
+    problems += [f"defaults table, {p}" for p in _not_of_a_stand_in(defaults_problems(filled))]
+    problems += [p for p in format_problems(Card(title="-", exhibit=card.exhibit))
+                 if p.startswith("exhibit")]
+    settings_given = card.exhibit.size is not None and card.exhibit.overlap is not None
+    if chunk_fixed is not None and settings_given:  # else the line above asks for them
+        problems += exhibit_problems(card, chunk_fixed, document, queries)
+    return problems
+
+
+def card_report(card: Card, chunk_fixed=None, document: str = "", queries=()) -> list[str]:
+    """The format check's lines, core first: whether items 2 and 3 pass (or their problems),
+    then one line for each stretch table (items 1 and 4), never the same cell twice; a core
+    student who left the stretch tables as shipped reads that the core passes."""
+    core = core_problems(card, chunk_fixed, document, queries)
+    lines = (["core items 2 and 3: ✓ the defaults table and the exhibit pass the autograded checks"]
+             if not core else ["core items 2 and 3, still to do:"] + [f"  - {p}" for p in core])
+    families = family_problems(Card(families=_with_stand_ins(card.families)))
+    lines.append(_stretch_line("families table, item 1", card.families, FAMILIES,
+                               ("mechanism", "best for", "failure mode"), families))
+    rules = rule_problems(Card(rules=_with_stand_ins(card.rules)))
+    lines.append(_stretch_line("rules table, item 4", card.rules, RULES, ("what", "why"), rules))
+    if not rubric_problems(card, chunk_fixed, document, queries):
+        lines.append("✓ every part is filled in and passes the autograded checks (item 6 is a TA's)")
+    return lines
+
+
 def _exhibit(text: str | None) -> Exhibit:
     exhibit = Exhibit()
     if text is None:
@@ -372,8 +446,16 @@ def format_problems(card: Card) -> list[str]:
     problems = [] if card.title else ["the card has no '# ' title line"]
     problems += _table_problems("families", card.families, FAMILIES,
                                 ("mechanism", "best for", "failure mode"))
-    problems += _table_problems("defaults", card.defaults, CONTENT_TYPES,
-                                ("size", "overlap", "separators", "why"))
+    for content in CONTENT_TYPES:
+        row = card.defaults.get(content)
+        empty = [c for c in ("size", "overlap", "separators", "why")
+                 if row is not None and not row.get(c, "").strip()]
+        if row is None:
+            problems.append(f"defaults table: no row for {content}")
+        elif empty:
+            problems.append(f"defaults table, {content}: fill the " + ", ".join(empty[:-1])
+                            + (" and " if len(empty) > 1 else "") + empty[-1]
+                            + f" cell{'s' * (len(empty) > 1)}")
     exhibit = card.exhibit
     if exhibit.chunk is None or not exhibit.chunk.strip():
         problems.append("exhibit: paste the chunk that severs an answer between the ``` fence lines")

@@ -199,6 +199,23 @@ def show_lines(text: str, everything: bool = False) -> None:
         print(f"{number:>4} {mark}│ {line}")
 
 
+def _likeliest_line(part: str, document: str) -> tuple[int, str, int] | None:
+    """(number, text, characters the same from its start) of the document line a student would
+    compare the part with: the one sharing the most of its beginning and end with the part
+    (each line compared once from each end: linear in the document). None if no line shares
+    two thirds of the part that way (then it is no copy of one line)."""
+    part = part.strip()
+    best, best_score = None, 0
+    for number, text in enumerate(document.splitlines(), start=1):
+        text = text.strip()
+        reach = min(len(part), len(text))
+        head = next((i for i in range(reach) if part[i] != text[i]), reach)
+        tail = next((i for i in range(reach - head) if part[-1 - i] != text[-1 - i]), reach - head)
+        if head + tail > best_score and 3 * (head + tail) >= 2 * len(part):
+            best, best_score = (number, text, head), head + tail
+    return best
+
+
 def where_it_differs(part: str, document: str) -> str:
     """Where an evidence part stops matching ``document``: its longest beginning found there
     (a binary search: a beginning that is found has every shorter one found too)."""
@@ -211,6 +228,12 @@ def where_it_differs(part: str, document: str) -> str:
             high = middle - 1
     if not part.strip():
         return "the evidence part is empty"
+    line = _likeliest_line(part, document)
+    if line is not None and line[2] < low:  # it differs earlier than the match elsewhere says
+        number, text, same = line
+        return (f"it looks like line {number} of the document ({text[:60]!r}), but differs at "
+                f"character {same}: the part has {part[same:same + 20]!r} where the line has "
+                f"{text[same:same + 20]!r}")
     if low == 0:
         return f"the document holds not even its first character {part[:1]!r}"
     return (f"the document holds its first {low} characters (…{part[max(0, low - 40):low]!r}), "
