@@ -139,6 +139,16 @@ def test_assignment_3_shows_the_fixed_windows_before_demonstration_3_asks_for_th
         assert f"block {len(block):>3} of 170" in after, block[:30]
 
 
+def test_assignment_4s_stretch_code_follows_its_core_path():
+    """Walk 7: *Run All* stopped at the stretch Part 2's failing tests before Part 3 (2 minutes of
+    finding the way on). No stretch cell, answer or test, comes before the core path's last cell."""
+    cells = list(cells_on_paths(A4))
+    last_core = max(i for i, (cell, core) in enumerate(cells) if core and cell.cell_type == "code")
+    early = [cell.metadata.get("nbgrader", {}).get("grade_id", f"cell {i}")
+             for i, (cell, core) in enumerate(cells[:last_core]) if not core and cell.cell_type == "code"]
+    assert early == [], early
+
+
 def test_assignment_4_core_path_reveals_q2_with_core_work_only():
     """Q2 (``apac_alone_enough``) is core, so its reveal must open on core work alone (walk 4:
     its only reveal needed the stretch ``chunk_with_tables``)."""
@@ -281,7 +291,10 @@ def test_assignment_5_intro_names_every_stop_of_run_all_on_the_core_path():
             assert not core, f"the core path itself stops at {gid}"
             stops.append((gid, heading))
             skipping = True
-    assert stops, "no stop found: the walk's stops are gone, update this test"
+    # Walk 7: Part 2's prediction stopped it before Part 4; Parts 2-3 now follow Part 6, and the
+    # stretch 5.2-5.3 define functions, so only their failing tests stop Run All (named: 5.2, 5.3).
+    assert stops == [], stops
+    assert "5.2" in navigation and "5.3" in navigation and "Part 2" not in navigation.split("come after")[0]
     for gid, heading in stops:
         assert heading in navigation, f"Run All stops at {gid} ({heading}), not named: {navigation[:200]}"
 
