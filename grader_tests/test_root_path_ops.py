@@ -186,8 +186,9 @@ def _graded(tmp_path_factory):
 
 
 def _watch_judge_sockets(stop: threading.Event, judged: dict) -> None:
-    """Note when each judge's socket is seen in a runtime folder (folder -> [time seen]): the
-    proof that the racing child was running while the grader made them."""
+    """Note when each judge's socket is seen in a runtime folder, and each time the folder
+    changed (folder -> {what: time}): the proof that the racing child was running while the
+    grader made them."""
     base = runtime.base()
     while not stop.is_set():
         for folder in os.listdir(base):
@@ -198,6 +199,14 @@ def _watch_judge_sockets(stop: threading.Event, judged: dict) -> None:
             for name in names:
                 if name.startswith("judge-"):
                     judged.setdefault(folder, {}).setdefault(name, time.time())
+            # A judge's socket can come and go between two looks; the folder's modification
+            # time still says when. Once its kernel runs, only the grader changes that folder
+            # (the kernel can neither list nor write it), so each new value is the grader at work.
+            try:
+                changed = os.stat(base / folder).st_mtime
+            except OSError:
+                continue
+            judged.setdefault(folder, {}).setdefault(f"changed at {changed}", changed)
         time.sleep(0.002)
 
 
