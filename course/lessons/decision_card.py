@@ -338,21 +338,12 @@ def _stretch_line(label: str, rows: dict, names, columns, problems) -> str:
 def core_problems(card: Card, chunk_fixed=None, document: str = "", queries=()) -> list[str]:
     """What the autograded rubric rejects in the core items, 2 (defaults) and 3 (exhibit), one
     line each and each cell once: an empty cell is said to be empty, not also too short."""
-    problems = [] if card.title else ["the card has no '# ' title line"]
-    for content in CONTENT_TYPES:
-        row = card.defaults.get(content)
-        empty = [c for c in ("size", "overlap", "separators", "why")
-                 if row is not None and not row.get(c, "").strip()]
-        if row is None:
-            problems.append(f"defaults table: no row for {content}")
-        elif empty:
-            problems.append(f"defaults table, {content}: fill the " + ", ".join(empty[:-1])
-                            + (" and " if len(empty) > 1 else "") + empty[-1]
-                            + f" cell{'s' * (len(empty) > 1)}")
+    shape = [p for p in format_problems(card)
+             if not p.startswith(("families table", "rules table"))]
+    problems = [p for p in shape if not p.startswith("exhibit")]  # the title and the defaults
     filled = Card(defaults=_with_stand_ins(card.defaults), default_headers=card.default_headers)
     problems += [f"defaults table, {p}" for p in _not_of_a_stand_in(defaults_problems(filled))]
-    problems += [p for p in format_problems(Card(title="-", exhibit=card.exhibit))
-                 if p.startswith("exhibit")]
+    problems += [p for p in shape if p.startswith("exhibit")]
     settings_given = card.exhibit.size is not None and card.exhibit.overlap is not None
     if chunk_fixed is not None and settings_given:  # else the line above asks for them
         problems += exhibit_problems(card, chunk_fixed, document, queries)
