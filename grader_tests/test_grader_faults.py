@@ -78,7 +78,7 @@ def kernels():
 
 
 def templates(root):
-    """The worker's warm template (and what it forked), never the mother they are forked from
+    """The worker's warm template (and what it forked), never the template forker they are forked from
     (this test's own child): a template's stderr is the course's ``logs/template.log``."""
     found = []
     for process in _ours():

@@ -150,10 +150,11 @@ REACH = '''
     R["dev"] = sorted(os.listdir("/dev"))
     R["dev_write"] = err(lambda: write("/dev/HACKED", "x"))
     # the template's folder (named in its own command line when its worker started it; a
-    # template the mother forked was told its folder on a pipe: the line says --mother)
+    # template the template forker forked was told its folder on a pipe: the line says
+    # --fork-templates)
     cmdline = open("/proc/self/cmdline", "rb").read().split(b"\\0")
     folder = cmdline[-2].decode() if len(cmdline) > 1 else ""
-    if folder == "--mother":
+    if folder == "--fork-templates":
         found = glob.glob("{base}/template-*")
         folder = found[0] if found else "not named"
     R["template_folder"] = folder
@@ -345,7 +346,7 @@ def test_no_user_namespace_set_uid_or_writable_mount_beyond_its_own(attacked):
 
 def test_the_template_and_other_kernels_folders_are_out_of_reach(attacked):
     record = _record(attacked, "b-reach")
-    # a template forked by the mother is not named anywhere the kernel can read
+    # a template forked by the template forker is not named anywhere the kernel can read
     assert "template-" in record["template_folder"] or record["template_folder"] == "not named", (
         "the kernel did not find the template's name")
     assert record["template_listed"] != "ok" and record["template_socket"] != "ok", record

@@ -67,9 +67,10 @@ time.sleep(6)  # the test kills the template meanwhile
 
 
 def _template_pids(root) -> set[int]:
-    """The templates of the course at ``root`` now running, and the mother most are forked from
-    (a kernel forked from a template carries its command line too, but its parent is a keeper,
-    itself forked from a template); another grader's on this machine writes to another log."""
+    """The templates of the course at ``root`` now running, and the template forker most are
+    forked from (a kernel forked from a template carries its command line too, but its parent
+    is a keeper, itself forked from a template); another grader's on this machine writes to
+    another log."""
     found = set()
     for process in psutil.process_iter(["cmdline"]):
         line = process.info["cmdline"] or []
@@ -83,7 +84,7 @@ def _template_pids(root) -> set[int]:
             log = os.readlink(f"/proc/{process.pid}/fd/2")
         except OSError:
             continue
-        if (("course.grading.sandbox.template" not in parent or "--mother" in parent)
+        if (("course.grading.sandbox.template" not in parent or "--fork-templates" in parent)
                 and log == str(root / "logs" / "template.log")):
             found.add(process.pid)
     return found
@@ -192,34 +193,34 @@ def test_warm_kernels_off_starts_them_cold(monkeypatch, off_in):
     assert not _template_pids(root), "a template was left running"
 
 
-def test_the_mother_forks_a_template_for_each_worker(tmp_path):
+def test_the_template_forker_forks_a_template_for_each_worker(tmp_path):
     """``Workers.started`` asks one warm process for every worker's template: each is a process
     of its own, listening in a folder of its own, handed over whole when several are asked for
-    at once, and gone with the mother."""
-    from course.grading.sandbox.template import Mother, Template
+    at once, and gone with the forker."""
+    from course.grading.sandbox.template import TemplateForker, Template
 
-    mother = Mother(tmp_path)
-    born = mother.templates(3)
+    forker = TemplateForker(tmp_path)
+    handed_templates = forker.templates(3)
     started = time.monotonic()
     try:
-        handed = [b.handed_over() for b in born]
+        handed = [b.handed_over() for b in handed_templates]
         assert all(handed) and time.monotonic() - started < 60, handed
         pids = [pid for _, pid in handed]
-        assert len(set(pids)) == 3 and mother.process.pid not in pids
-        assert {psutil.Process(pid).ppid() for pid in pids} == {mother.process.pid}
+        assert len(set(pids)) == 3 and forker.process.pid not in pids
+        assert {psutil.Process(pid).ppid() for pid in pids} == {forker.process.pid}
         assert len({folder for folder, _ in handed}) == 3
         for folder, pid in handed:
             worker_side = Template()
-            worker_side.adopt(folder, pid)
+            worker_side.take_over(folder, pid)
             assert worker_side.ensure() == os.path.join(folder, "template.sock")
-        assert _template_pids(tmp_path) == {mother.process.pid, *pids}
+        assert _template_pids(tmp_path) == {forker.process.pid, *pids}
     finally:
-        mother.stop()
+        forker.stop()
     deadline = time.monotonic() + 10
     while any(psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
               for pid in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _template_pids(tmp_path), "a template outlived its mother"
-    for b in born:
+    assert not _template_pids(tmp_path), "a template outlived its template forker"
+    for b in handed_templates:
         b.stop()
-    assert not any(b.folder.exists() for b in born)
+    assert not any(b.folder.exists() for b in handed_templates)

@@ -62,7 +62,7 @@ def _serve(tasks, results, root: str, settings: dict | None, feedback: bool,
     from course.grading.sandbox.template import WORKER, begin_early
 
     if template:
-        WORKER.adopt(*template)
+        WORKER.take_over(*template)
     else:
         begin_early(Path(root))
     from course.grading.batch.student import _worker
@@ -96,7 +96,7 @@ class Workers:
         self.tasks, self.results = self._ctx.Queue(), self._ctx.Queue()
         self.processes: dict[int, mp.Process] = {}
         self._stopping = False
-        self._mother = None          # the one warm process their templates are forked from
+        self._forker = None          # the one warm process their templates are forked from
         self._spare: list = []       # templates forked for workers not yet started
         self._templates: dict = {}   # worker pid -> the template forked for it
 
@@ -106,18 +106,18 @@ class Workers:
         """``count`` workers, started now. The fork server starts first, here: it has the
         more to load (what the workers need and, told the ``assignment`` they will grade, what
         their first student would do: ``batch.warm``), and started second it was still alone
-        at it after the mother was done. Their warm templates are forked from one
-        warm ``template.Mother``, which warms up meanwhile, then forks a template for each
+        at it after the template forker was done. Their warm templates are forked from one
+        warm ``template.TemplateForker``, which warms up meanwhile, then forks a template for each
         worker, which takes it over. A worker started later (in place of one that died) begins
         its own."""
         from course.grading.batch import fork_server
-        from course.grading.sandbox.template import Mother, wanted
+        from course.grading.sandbox.template import TemplateForker, wanted
 
         workers = cls(root, settings, feedback)
-        fork_server.start(root, assignment)  # it loads PRELOAD while the mother warms up
+        fork_server.start(root, assignment)  # it loads PRELOAD while the template forker warms up
         if wanted() and count:
-            workers._mother = Mother(Path(root))
-            workers._spare = workers._mother.templates(count)
+            workers._forker = TemplateForker(Path(root))
+            workers._spare = workers._forker.templates(count)
         for _ in range(count):
             workers.start()
         return workers
@@ -216,5 +216,5 @@ class Workers:
         for template in [*self._templates.values(), *self._spare]:
             template.stop()
         self._templates, self._spare = {}, []
-        if self._mother is not None:
-            self._mother.stop()
+        if self._forker is not None:
+            self._forker.stop()

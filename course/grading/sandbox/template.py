@@ -96,7 +96,7 @@ def serve(folder: Path) -> None:
     _answer(folder, announce=True)
 
 
-def mother() -> None:
+def fork_templates() -> None:
     """The grading command's one warm process: warm up once, then fork a template for each
     folder named on stdin (its pid answered on stdout), until stdin closes. Its templates are
     as warm as one that warmed up itself, and as clean: it never runs student code, forks no
@@ -122,8 +122,8 @@ def mother() -> None:
 
 
 def _start_warm() -> None:
-    """What a template or the mother does first: die with its parent, leave the folder it was
-    started in (no kernel should import from there), warm up."""
+    """What a template or the template forker does first: die with its parent, leave the folder
+    it was started in (no kernel should import from there), warm up."""
     from course.grading.sandbox import namespaces
 
     namespaces.die_with_parent()
@@ -190,22 +190,22 @@ def _fork_kernel(listener, kernels, by_connection, warm) -> None:
 
 class Template:
     """A worker's template: started on first use (or handed over by the grading command, which
-    began it before the worker started: ``adopt``), replaced when it has died."""
+    began it before the worker started: ``take_over``), replaced when it has died."""
 
     def __init__(self, log: Path | None = None):
         self.process = None  # the template's subprocess.Popen
         self._ready = False  # whether it has said READY
         self.folder: Path | None = None
         self.log = log
-        self._adopted: int | None = None  # a pidfd of a template another process began
+        self._taken_over: int | None = None  # a pidfd of a template another process began
         self._own = None  # the runtime.Folder of a template this worker began
 
-    def adopt(self, folder: str, pid: int) -> None:
-        """Take over the template the grading command's mother forked for this worker
-        (``Born.handed_over``); it is ready once its socket is in place (``_answer``)."""
+    def take_over(self, folder: str, pid: int) -> None:
+        """Take over the template the grading command's template forker forked for this worker
+        (``HandedTemplate.handed_over``); it is ready once its socket is in place (``_answer``)."""
         self.stop()
         try:
-            self._adopted = os.pidfd_open(pid)
+            self._taken_over = os.pidfd_open(pid)
         except OSError:  # already gone: this worker begins its own
             return
         self.folder = Path(folder)
@@ -226,7 +226,7 @@ class Template:
         the worker loads nbgrader. Only under a root grader."""
         if os.geteuid() != 0 or (self.process is not None and self.process.poll() is None):
             return
-        if self._adopted is not None and not _ended(self._adopted):
+        if self._taken_over is not None and not _ended(self._taken_over):
             return
         self.stop()  # one that died: its folder goes too
         import subprocess
@@ -250,8 +250,8 @@ class Template:
         warm; None if it cannot run here (not root, or it did not come up: kernels then start
         cold)."""
         self.begin()
-        if self._adopted is not None:
-            return self._adopted_address()
+        if self._taken_over is not None:
+            return self._taken_over_address()
         if self.process is None:
             return None
         if not self._ready:
@@ -262,27 +262,27 @@ class Template:
             self._ready = True
         return str(self.folder / SOCKET_NAME)
 
-    def _adopted_address(self) -> str | None:
-        """The adopted template's socket once it is in place (60 s at most); None if it died
-        or never came up (it is stopped: kernels then start cold)."""
+    def _taken_over_address(self) -> str | None:
+        """The socket of the template taken over, once it is in place (60 s at most); None if it
+        died or never came up (it is stopped: kernels then start cold)."""
         import time
 
         socket_path = self.folder / SOCKET_NAME
         deadline = time.monotonic() + 60
         while not socket_path.exists():
-            if _ended(self._adopted, 0.02) or time.monotonic() > deadline:
+            if _ended(self._taken_over, 0.02) or time.monotonic() > deadline:
                 self.stop()
                 return None
         return str(socket_path)
 
     def gone(self, wait: float = 0) -> bool:
-        """Whether this worker's template has died since it was started or adopted (what was
+        """Whether this worker's template has died since it was started or taken over (what was
         forked from it died with it): the grader's fault, never the student's. ``wait``: how
         long one that is dying (killed with what it forked) has to be seen gone."""
         import subprocess
 
-        if self._adopted is not None:
-            return _ended(self._adopted, wait)
+        if self._taken_over is not None:
+            return _ended(self._taken_over, wait)
         if self.process is None:
             return False
         try:
@@ -300,9 +300,9 @@ class Template:
             self.process.kill()
             self.process.wait()
             self.process = None
-        if self._adopted is not None:
-            _kill(self._adopted)
-            self._adopted = None
+        if self._taken_over is not None:
+            _kill(self._taken_over)
+            self._taken_over = None
         if self._own is not None:
             self._own.remove()
             self._own = None
@@ -506,9 +506,9 @@ def relay(source: int, target: int, limit: int = STDERR_BYTES, close: bool = Fal
         os.close(target)
 
 
-class Mother:
-    """The grading command's handle on its ``mother``: started first of all, it warms up while
-    the workers' fork server does; ``templates`` asks it for one per worker."""
+class TemplateForker:
+    """The grading command's handle on its template forker (``fork_templates``): started first of
+    all, it warms up while the workers' fork server does; ``templates`` asks it for one per worker."""
 
     def __init__(self, root: Path):
         import atexit
@@ -518,14 +518,15 @@ class Mother:
         log.parent.mkdir(exist_ok=True)
         with open(log, "a") as errors:  # its tracebacks, and its templates'
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "course.grading.sandbox.template", "--mother"],
+                [sys.executable, "-m", "course.grading.sandbox.template", "--fork-templates"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
                 env=template_environment(), cwd="/", bufsize=0)
         self._said = b""  # what it wrote that is not yet read as lines
         atexit.register(self.stop)
 
     def line(self, timeout: float) -> str:
-        """The next line the mother writes ("" if none comes within ``timeout`` seconds)."""
+        """The next line the template forker writes ("" if none comes within ``timeout``
+        seconds)."""
         import time
 
         deadline = time.monotonic() + timeout
@@ -540,36 +541,37 @@ class Mother:
         line, self._said = self._said.split(b"\n", 1)
         return line.decode(errors="replace")
 
-    def templates(self, count: int) -> list["Born"]:
-        """``count`` templates, asked for now (each is forked once the mother is warm)."""
+    def templates(self, count: int) -> list["HandedTemplate"]:
+        """``count`` templates, asked for now (each is forked once the template forker is warm)."""
         from course.grading.sandbox.runtime import Folder
 
-        born = [Born(self, Folder.make("template-")) for _ in range(count)]
+        handed_templates = [HandedTemplate(self, Folder.make("template-")) for _ in range(count)]
         try:
-            self.process.stdin.write("".join(f"{b.folder}\n" for b in born).encode())
+            self.process.stdin.write("".join(f"{b.folder}\n" for b in handed_templates).encode())
         except OSError:
             pass
-        return born
+        return handed_templates
 
     def stop(self) -> None:
-        """End the mother (its templates, and their kernels, die with it)."""
+        """End the template forker (its templates, and their kernels, die with it)."""
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
 
 
-class Born:
-    """A template the mother forked for one worker: handed over to it (``Template.adopt``)."""
+class HandedTemplate:
+    """A template the template forker forked for one worker, handed over to it
+    (``Template.take_over``)."""
 
-    def __init__(self, mother: Mother, folder):
-        self.mother, self._folder, self.folder = mother, folder, folder.path  # a runtime.Folder
+    def __init__(self, forker: TemplateForker, folder):
+        self.forker, self._folder, self.folder = forker, folder, folder.path  # a runtime.Folder
         self.pid: int | None = None
         self._pidfd: int | None = None
 
     def handed_over(self) -> tuple[str, int] | None:
-        """Its folder and pid (read once the mother has forked it); None if it was not."""
+        """Its folder and pid (read once the template forker has forked it); None if it was not."""
         if self.pid is None:
-            line = self.mother.line(120).strip()
+            line = self.forker.line(120).strip()
             if not line.isdigit():
                 return None
             self.pid = int(line)
@@ -610,7 +612,7 @@ def template_environment() -> dict:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--mother":
-        mother()
+    if sys.argv[1] == "--fork-templates":
+        fork_templates()
     else:
         serve(Path(sys.argv[1]))
