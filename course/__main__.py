@@ -30,7 +30,7 @@ from course.grading.settings import CourseSettings
 # The rest is imported by the command that needs it: a grading run starts its workers (each
 # re-imports this module) before nbgrader, matplotlib and the report's modules are loaded.
 if TYPE_CHECKING:
-    from course.grading.second_opinion.similarity import Ahead
+    from course.grading.second_opinion.similarity import BackgroundSimilarity
 
 
 def grade(args) -> int:
@@ -209,18 +209,19 @@ def _submitted(args) -> list[str]:
     return submitted_students(args.course.resolve(), args.assignment)
 
 
-def _after_the_first_student(root: Path, assignment: str, ahead: list) -> list:
+def _after_the_first_student(root: Path, assignment: str, similarity: list) -> list:
     """What a command grading on a cluster needs after grading, as steps its main thread
     takes while the class is graded: the report's similarity check (a process of its own,
-    into ``ahead``); the course's settings (nbgrader loads) and the modules that record and
+    into ``similarity``); the course's settings (nbgrader loads) and the modules that record and
     export grades; the report's modules and what they compile on first use. A
     step that fails is left for what needs it to meet and say at its own time: it must not
     stop the grading. (A local command hands all of it to its finisher.)"""
     def similarity():
         from course.grading.intake.handed_in import submitted_students
-        from course.grading.second_opinion.similarity import Ahead
+        from course.grading.second_opinion.similarity import BackgroundSimilarity
 
-        ahead.append(Ahead(root, assignment, submitted_students(root, assignment)))
+        similarity.append(BackgroundSimilarity(root, assignment,
+                                               submitted_students(root, assignment)))
 
     def settings():
         from course.grading.exports.outcomes import after_grading
@@ -263,7 +264,7 @@ def _grade(args, workers, stop) -> int:
     # The report's similarity check reads only submissions: it runs while they are graded,
     # in the finisher that records, exports and reports once they are (``batch.finisher``),
     # or for a cluster here, with what comes after grading loaded here meanwhile.
-    ahead: list = []
+    similarity: list = []
     finisher = None
     if cluster is None:
         from course.grading.batch.finisher import Finisher
@@ -273,16 +274,16 @@ def _grade(args, workers, stop) -> int:
                             submitted_students(root, args.assignment))
         steps = [finisher.start]
     else:
-        steps = _after_the_first_student(root, args.assignment, ahead)
+        steps = _after_the_first_student(root, args.assignment, similarity)
         steps[0]()
     try:
-        return _graded(args, root, cluster, workers, finisher, steps, ahead, stop)
+        return _graded(args, root, cluster, workers, finisher, steps, similarity, stop)
     finally:
         if finisher is not None:
             finisher.stop()
 
 
-def _graded(args, root: Path, cluster, workers, finisher, steps, ahead, stop) -> int:
+def _graded(args, root: Path, cluster, workers, finisher, steps, similarity, stop) -> int:
     from course.grading.cycle import run_cycle, summary
     from course.grading.outcome import Status
 
@@ -327,7 +328,7 @@ def _graded(args, root: Path, cluster, workers, finisher, steps, ahead, stop) ->
                            + ", ".join(cycle.not_reached)))
         print(f"error: {stop.cause}", file=sys.stderr)
         return stop.code
-    reported = report(args, ahead[0] if ahead else None, finisher)
+    reported = report(args, similarity[0] if similarity else None, finisher)
     if not any(o.status != Status.NOT_GRADED for o in cycle.outcomes):
         print(f"error: nobody was graded ({len(cycle.outcomes)} not graded: each row above "
               "says why)", file=sys.stderr)
@@ -387,7 +388,7 @@ def _graded_anywhere(root: Path, assignment: str) -> bool:
         return False
 
 
-def report(args, ahead: Ahead | None = None, finisher=None) -> int:
+def report(args, similarity: BackgroundSimilarity | None = None, finisher=None) -> int:
     root = args.course.resolve()
     if not (root / "exports" / f"{args.assignment}-grades.csv").is_file():
         print(f"no grades for {args.assignment} yet: run `python -m course grade "
@@ -399,7 +400,7 @@ def report(args, ahead: Ahead | None = None, finisher=None) -> int:
         from course.grading.report.after_batch import report_assignment
 
         made = report_assignment(root, args.assignment, roster=args.roster,
-                                 canvas_ids=dict(args.canvas_id or []), ahead=ahead,
+                                 canvas_ids=dict(args.canvas_id or []), similarity=similarity,
                                  autograded_part=args.autograded_part)
     page, canvas = made
     print(f"instructor page: {page.relative_to(root)}; Canvas import: {canvas.relative_to(root)}")

@@ -230,7 +230,7 @@ def test_the_reports_time_limit_is_not_swallowed_by_the_code_it_interrupts(grade
 
     from course.grading.report import after_batch as class_report
 
-    def reads_forgivingly(root, assignment, ahead):
+    def reads_forgivingly(root, assignment, similarity):
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
             try:  # what a reader of students' notebooks does with one it cannot read

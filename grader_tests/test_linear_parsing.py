@@ -15,7 +15,7 @@ from course.grading.second_opinion import code_rules
 from course.grading.second_opinion.code_rules import Names, scan_python
 from course.grading.failures import notebook_failures, task_headings
 from course.grading.report.page import _similarity_section
-from course.grading.second_opinion.similarity import Ahead, Unfinished, _lines
+from course.grading.second_opinion.similarity import BackgroundSimilarity, Unfinished, _lines
 from course.grading.second_opinion.scan import Budget, Release, scan_notebook
 from course.grading.course_dir import ROOT as ROOT_FOR_READING
 
@@ -216,12 +216,12 @@ def test_matched_lines_of_repeated_code():
 
 def test_a_similarity_check_past_its_limit_ends_with_a_line_in_the_report(tmp_path):
     (tmp_path / "submitted" / "ada" / "a1").mkdir(parents=True)
-    ahead = Ahead(tmp_path, "a1", ["ada"], limit=0.01)
+    similarity = BackgroundSimilarity(tmp_path, "a1", ["ada"], limit=0.01)
     started = time.perf_counter()
     with pytest.raises(Unfinished, match="did not finish within 0.01 s"):
-        ahead.pairs(["ada"])
-    assert time.perf_counter() - started < 5 and not ahead._process.is_alive()
-    assert _similarity_section(tmp_path, "a1", ["ada"], ahead) == (
+        similarity.pairs(["ada"])
+    assert time.perf_counter() - started < 5 and not similarity._process.is_alive()
+    assert _similarity_section(tmp_path, "a1", ["ada"], similarity) == (
         "<p>No comparison: the similarity check did not finish within 0.01 s.</p>")
 
 

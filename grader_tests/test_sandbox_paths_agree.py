@@ -2,15 +2,15 @@
 
 A graded kernel starts either cold in bubblewrap (``sandbox.kernel.bwrap_argv``) or forked from
 a warm template (``sandbox.warm.build``); a judge of test cells either cold
-(``sandbox.judge.judge_argv``) or forked (``sandbox.warm.Judge.build``). Both paths of each are
-made from one declaration (``sandbox.spec``: ``kernel.kernel_spec``, ``sandbox.judge.judge_spec``),
-but two launchers carry them out, so this module starts all four as grading does, as root, runs
-one probe in each (a kernel's as a notebook cell, a judge's as a test cell) and compares what it
-reads: the
-mounts it sees with their ro/nosuid/nodev/noexec, uid and gid maps, capabilities, no-new-privs
-and seccomp, rlimits, environment, keyrings, cgroup, namespaces, what ``/proc`` and ``/sys``
-show, the hostname and network interfaces. What must differ is normalised, with its reason;
-each difference that stays is a strict xfail naming it and why.
+(``sandbox.judge.judge_argv``) or forked (``sandbox.warm.JudgeLaunch.build``). Both paths of
+each are made from one declaration (``sandbox.spec``: ``kernel.kernel_spec``,
+``sandbox.judge.judge_spec``), but two launchers carry them out, so this module starts all four
+as grading does, as root, runs one probe in each (a kernel's as a notebook cell, a judge's as a
+test cell) and compares what it reads: the mounts it sees with their ro/nosuid/nodev/noexec, uid
+and gid maps, capabilities, no-new-privs and seccomp, rlimits, environment, keyrings, cgroup,
+namespaces, what ``/proc`` and ``/sys`` show, the hostname and network interfaces. What must
+differ is normalised, with its reason; each difference that stays is a strict xfail naming it
+and why.
 """
 import json
 import os

@@ -82,16 +82,17 @@ def _serve(conn, root: str, assignment: str, students: list[str], environment: d
     os.environ.update(environment)
     os.chdir(folder)
     root_path = Path(root)
-    ahead = None
+    similarity = None
     try:
         import copydetect  # noqa: F401  (the check's, loaded before it is forked)
 
-        from course.grading.second_opinion.similarity import Ahead
+        from course.grading.second_opinion.similarity import BackgroundSimilarity
 
-        ahead = Ahead(root_path, assignment, students, context=mp.get_context("fork"))
+        similarity = BackgroundSimilarity(root_path, assignment, students,
+                                          context=mp.get_context("fork"))
     except Exception:  # the page says the check did not run
         pass
-    handlers = _handlers(root_path, assignment, ahead)
+    handlers = _handlers(root_path, assignment, similarity)
     while True:
         try:
             request = conn.recv()
@@ -109,7 +110,7 @@ def _serve(conn, root: str, assignment: str, students: list[str], environment: d
     os._exit(0)
 
 
-def _handlers(root: Path, assignment: str, ahead) -> dict:
+def _handlers(root: Path, assignment: str, similarity) -> dict:
     from course.grading.exports.outcomes import after_grading, export_outcomes
     from course.grading.report.after_batch import report_assignment, warm_up
 
@@ -122,7 +123,7 @@ def _handlers(root: Path, assignment: str, ahead) -> dict:
 
     def report(roster, canvas_ids, autograded_part):
         return report_assignment(root, assignment, roster=roster, canvas_ids=canvas_ids,
-                                 ahead=ahead, autograded_part=autograded_part)
+                                 similarity=similarity, autograded_part=autograded_part)
 
     return {"export": export, "report": report}
 

@@ -9,7 +9,7 @@ from course.grading.atomic_write import write_text
 from course.grading.exports.canvas import read_roster, write_canvas_csv
 from course.grading.course_dir import assignments, course_settings
 from course.grading.report.page import report_path, task_maxima, write_report
-from course.grading.second_opinion.similarity import Ahead
+from course.grading.second_opinion.similarity import BackgroundSimilarity
 
 # The instructor's page reads every student's work: a backstop on top of the similarity check's
 # own limit, so no class, however large or hostile, keeps a TA waiting without an answer
@@ -23,10 +23,10 @@ class ReportTimeout(BaseException):
     swallowed there, as ``KeyboardInterrupt`` is not."""
 
 
-def _timed_report(root: Path, assignment: str, ahead: Ahead | None) -> Path:
+def _timed_report(root: Path, assignment: str, similarity: BackgroundSimilarity | None) -> Path:
     """``write_report``, or after ``report_seconds`` a page that says it did not finish."""
     if threading.current_thread() is not threading.main_thread():
-        return write_report(root, assignment, ahead)
+        return write_report(root, assignment, similarity)
 
     def _stop(signum, frame):
         raise ReportTimeout
@@ -35,7 +35,7 @@ def _timed_report(root: Path, assignment: str, ahead: Ahead | None) -> Path:
     previous = signal.signal(signal.SIGALRM, _stop)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        return write_report(root, assignment, ahead)
+        return write_report(root, assignment, similarity)
     except ReportTimeout:
         return write_text(report_path(root, assignment),
                           f"<!doctype html><meta charset='utf-8'><title>{escape(assignment)}"
@@ -60,14 +60,14 @@ def warm_up(root: Path, assignment: str) -> None:
 
 def report_assignment(root: Path, assignment: str, roster: Path | None = None,
                       canvas_ids: dict[str, str] | None = None,
-                      ahead: Ahead | None = None,
+                      similarity: BackgroundSimilarity | None = None,
                       autograded_part: bool = False) -> tuple[Path, Path]:
-    """Write ``reports/<assignment>.html`` (with the similarity check ``ahead``, when it
+    """Write ``reports/<assignment>.html`` (with the similarity check ``similarity``, when it
     compared the same students) and ``exports/canvas.csv`` (the autograded part of a student
     awaiting manual grading only if ``autograded_part``); return both paths."""
     # Canvas first: it reads only the grades CSVs, and no page's trouble may cost the class it.
     canvas = write_canvas_csv(root, assignments(root), root / "exports" / "canvas.csv",
                               read_roster(roster) if roster else None, canvas_ids,
                               autograded_part)
-    page = _timed_report(root, assignment, ahead)
+    page = _timed_report(root, assignment, similarity)
     return page, canvas

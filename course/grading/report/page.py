@@ -28,7 +28,7 @@ from course.grading.feedback.summary import heading_html, plain_heading
 from course.grading.logs import student_log
 from course.grading.outcome import Status
 from course.grading.report.plots import STYLE as CHARTS, histogram, points_bars
-from course.grading.second_opinion.similarity import Ahead, Unfinished
+from course.grading.second_opinion.similarity import BackgroundSimilarity, Unfinished
 from course.grading.submissions import grade_id, is_test_cell
 
 STYLE = """body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;padding:0 1em;
@@ -121,12 +121,12 @@ def _numbered(lines: list[tuple[int, str]], most: int = 40) -> str:
     return shown + (f"\n     … and {len(lines) - most} more matching lines" if len(lines) > most else "")
 
 
-def _similarity_section(root, assignment, students, ahead: Ahead | None) -> str:
+def _similarity_section(root, assignment, students, similarity: BackgroundSimilarity | None) -> str:
     compared = [s for s in students if (root / "submitted" / s / assignment).is_dir()]
     try:
-        pairs = ahead.pairs(compared) if ahead else None
+        pairs = similarity.pairs(compared) if similarity else None
         if pairs is None:  # not sought for these students: now, in its own process and time
-            pairs = Ahead(root, assignment, compared).pairs(compared)
+            pairs = BackgroundSimilarity(root, assignment, compared).pairs(compared)
     except Unfinished as why:
         return f"<p>No comparison: {escape(str(why))}.</p>"
     if not pairs:
@@ -217,8 +217,8 @@ def _time_section(root, assignment, outcomes, page) -> str:
                            "kernel restarts", "for the TA"], rows, numeric={2, 3, 4, 5})
 
 
-def build(root: Path, assignment: str, ahead: Ahead | None = None) -> str:
-    """The page's HTML (with the similarity check of ``ahead``, if it compared these students)."""
+def build(root: Path, assignment: str, similarity: BackgroundSimilarity | None = None) -> str:
+    """The page's HTML (with the similarity check ``similarity``, if it compared these students)."""
     page = report_path(root, assignment)
     outcomes = read_outcomes(root / "exports" / f"{assignment}-grades.csv")
     graded = [o for o in outcomes if o.status == Status.GRADED]
@@ -252,11 +252,12 @@ def build(root: Path, assignment: str, ahead: Ahead | None = None) -> str:
         "<h2>Grading time</h2>",
         _time_section(root, assignment, outcomes, page),
         "<h2>Answers that look alike</h2>",
-        _similarity_section(root, assignment, [o.student_id for o in outcomes], ahead),
+        _similarity_section(root, assignment, [o.student_id for o in outcomes], similarity),
         "</body></html>"])
 
 
-def write_report(root: Path, assignment: str, ahead: Ahead | None = None) -> Path:
+def write_report(root: Path, assignment: str,
+                 similarity: BackgroundSimilarity | None = None) -> Path:
     """Write ``reports/<assignment>.html`` and return its path."""
     path = report_path(root, assignment)
-    return write_text(path, build(root, assignment, ahead))
+    return write_text(path, build(root, assignment, similarity))

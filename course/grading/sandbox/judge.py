@@ -1,6 +1,6 @@
 """The judge's sandbox, declared once (``judge_spec``), and the two ways one starts: cold,
 ``launch`` becoming bubblewrap (``judge_argv``), or warm, forked from the worker's template
-(``start``; built there by ``warm.Judge``).
+(``start``; built there by ``warm.JudgeLaunch``).
 
 The judge's sandbox is stricter than a kernel's: an empty, read-only root holding only the
 system folders, the interpreter, ``.venv/`` and ``course/``, a sized ``/tmp``, a minimal

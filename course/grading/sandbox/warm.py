@@ -14,7 +14,7 @@ Its parent, the *keeper*, stays outside the pid namespace as that uid: it tells 
 kernel's host pid and exits with the kernel's status. Both die when the template dies.
 
 A judge of test cells is forked the same way, into the stricter sandbox of
-``sandbox.judge.judge_spec`` (``Judge``): ``start`` keeps either.
+``sandbox.judge.judge_spec`` (``JudgeLaunch``): ``start`` keeps either.
 """
 import json
 import os
@@ -32,7 +32,8 @@ from course.grading.settings import CourseSettings
 
 def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None:
     """In the template's (pid ``template``) fresh child, as root: build the sandbox the request
-    asks for (a student's ``Kernel``, or with ``"role": "judge"`` a ``Judge`` of test cells),
+    asks for (a student's kernel, ``KernelLaunch``, or with ``"role": "judge"`` a judge of test
+    cells, ``JudgeLaunch``),
     fork its process, keep it. Never returns."""
     try:
         _close_all_but({reply_fd, *stdio})
@@ -44,7 +45,9 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         os.environ.clear()  # what the sandbox is built from: the launcher's settings, no more
         os.environ.update({k: v for k, v in request.pop("settings", {}).items()
                            if k not in NOT_FOR_KERNELS})
-        sandbox = (Judge if request.get("role") == "judge" else Kernel)(request)  # its settings come from the environment set above
+        # its settings come from the environment set above
+        launch = JudgeLaunch if request.get("role") == "judge" else KernelLaunch
+        sandbox = launch(request)
         uid, gid = sandbox.ids()
         ns.unshare(ns.CLONE_NEWNS | ns.CLONE_NEWNET | ns.CLONE_NEWIPC | ns.CLONE_NEWUTS
                    | ns.CLONE_NEWPID | (ns.CLONE_NEWCGROUP if sandbox.spec.cgroup_namespace else 0))
@@ -82,7 +85,7 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
             os._exit(1)
 
 
-class Kernel:
+class KernelLaunch:
     """What ``start`` builds for a student's kernel: a cgroup and a host uid of its own, the
     sandbox of ``kernel.kernel_spec``, and ipykernel."""
 
@@ -116,7 +119,7 @@ class Kernel:
         kernel_app.launch(self.connection)
 
 
-class Judge:
+class JudgeLaunch:
     """What ``start`` builds for a judge of test cells: the host uid the request names (the
     worker's judge uid, never a kernel's), the sandbox of ``sandbox.judge.judge_spec``, and
     the request's ``entry`` ("module:function" of ``template.JUDGE_MODULES``, which the

@@ -4,8 +4,9 @@ The answer cells of each submitted notebook are compared pairwise with ``copydet
 (winnowed fingerprints of normalised tokens, so renamed variables and new comments do not
 hide a copy); the release's own code (stubs, imports, signatures) is boilerplate and never
 counts as a match. It informs; it never changes a score. It reads only the submissions, so
-``Ahead`` runs it in another process while the class is being graded; a report waits for it
-until ``LIMIT`` seconds after its start, then ends it and says the check did not finish.
+``BackgroundSimilarity`` runs it in another process while the class is being graded; a report
+waits for it until ``LIMIT`` seconds after its start, then ends it and says the check did not
+finish.
 """
 import bisect
 import io
@@ -126,7 +127,7 @@ def _quietly(sender, root: Path, assignment: str, students: list[str]) -> None:
             sender.send(("error", f"{type(error).__name__}: {error}"))
 
 
-class Ahead:
+class BackgroundSimilarity:
     """``similar_pairs`` of ``students``, started now in another process (its output to the run
     log), for a report built later over the same students, which waits for it until ``limit``
     seconds after its start. The process is a fresh interpreter, or a fork of ``context``'s
