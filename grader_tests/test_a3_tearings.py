@@ -350,3 +350,50 @@ def test_find_offsets_break_a_stated_rule_and_the_feedback_names_it():
     contract = next(c.source for c in nbformat.read(release_path(A3), as_version=4).cells
                     if c.source.startswith("## Part 3"))
     assert "**the section's own position**" in contract and "not at the first place" in contract
+
+
+# --------------------------------------------------------------------- one chunk numbering
+
+
+def test_chunks_are_numbered_from_zero_everywhere_and_the_notebook_says_so_once():
+    """Round 8: Demonstration 1 numbered chunks from 1 (``marked``, ``edge_marks``) while the
+    fixed windows of Demonstration 3, the fates stepper, the query explorer and the notes
+    counted from 0, as ``top_k`` and a chunk dict's ``index`` do. One numbering: from 0, stated
+    once, before the first numbered chunk; the notes' numbers are the chunks' list indexes."""
+    from functools import partial
+
+    from course.lessons.boundary_damage import edge_marks
+    from course.lessons.given_chunkers import given_fixed, given_recursive
+    cells = nbformat.read(source_path(A3), as_version=4).cells
+    said = [i for i, c in enumerate(cells) if c.cell_type == "markdown"
+            and "numbered from 0" in " ".join(c.source.split())]
+    first_shown = next(i for i, c in enumerate(cells) if c.cell_type == "code" and "marked(" in c.source)
+    assert len(said) == 1 and said[0] < first_shown, said
+    for cell in cells:
+        if cell.cell_type == "code":
+            assert not re.search(r"enumerate\([^\n]*start=1", cell.source), cell.source
+    # Demonstration 1's printout: its first chunk is chunk 0, and a repaired cut names the
+    # chunk (a list index) that holds the sentence whole.
+    namespace = {"reveal_after": lambda *a, **k: None, "text_view": lambda *a, **k: None,
+                 "POLICY": POLICY}
+    for name in ("lab_fixed", "lab_recursive", "lab_structured"):
+        namespace[name] = lambda *a, **k: []
+    exec(cells[first_shown].source, namespace)
+    chunks = given_fixed(POLICY, 180, 40, length=len)
+    shown = namespace["marked"]("fixed", chunks).split("\n")
+    assert shown[1].startswith("  0 | ") and shown[-2].startswith(f"  {len(chunks) - 1} | "), shown
+    from course.lessons.boundary_damage import sentence_spans
+    sentences = [" ".join(POLICY[s:e].split()) for s, e in sentence_spans(POLICY)]
+    marks = edge_marks(POLICY, chunks)
+    repaired = [(int(n), int(c)) for line in marks
+                for n, c in re.findall(r"✂ (?:only part of )?(\d+)[^;]*\(whole in chunk (\d+)\)", line)]
+    assert repaired
+    for n, c in repaired:
+        assert sentences[n - 1] in " ".join(chunks[c].split()), (n, c, marks)
+    # The notes: Demonstration 3's window 1 ends in the answer's first part, and the recursive
+    # chunks 3 and 4 are the clause and the contractors' tail (list indexes).
+    text = " ".join(" ".join(c.source.split()) for c in cells if c.cell_type == "markdown")
+    windows = given_fixed(HR_LEAVE, 170, 20, length=len)
+    assert "window 1 ends just after" in text and windows[1].endswith("per month worked,\nup")
+    recursive = partial(given_recursive, length=len)(HR_LEAVE, 170)
+    assert "chunk 4" in text and recursive[4].strip() == "three months accrue no parental leave."

@@ -115,6 +115,6 @@ def test_edge_marks_list_numbers_only_for_cuts_no_chunk_repairs():
     assert set(listed) <= cut, marks
     for line in marks:
         for n, c in re.findall(r"✂ (?:only part of )?(\d+)[^;]*\(whole in chunk (\d+)\)", line):
-            holder = marks[int(c) - 1].split(";")[0].removeprefix("whole: ").split(", ")
+            holder = marks[int(c)].split(";")[0].removeprefix("whole: ").split(", ")
             assert n not in cut and n in holder, (n, c, marks)
     assert any("(whole in chunk" in line for line in marks), marks

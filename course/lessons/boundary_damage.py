@@ -86,15 +86,16 @@ def _overhang(sentence: str, chunk: str) -> tuple[bool, bool]:
 
 
 def edge_marks(document: str, chunks) -> list[str]:
-    """One line per chunk for demonstration 1: the sentences (numbered as in ``units_list``) it
-    holds whole, and those its edges cut. A cut that another chunk repairs names that chunk and no
-    numbers, so the bracketed numbers add up to the count the demonstration asks for."""
+    """One line per chunk for demonstration 1: the sentences (numbered from 1, as in
+    ``units_list``) it holds whole, and those its edges cut. A cut that another chunk repairs names
+    that chunk (numbered from 0, its index in ``chunks``, as the course numbers chunks everywhere)
+    and no numbers, so the bracketed numbers add up to the count the demonstration asks for."""
     spans = sentence_spans(document)
     sentences = [_loose(document[s:e]) for s, e in spans]
     numbers = [[m.group() for m in _NUMBER.finditer(document, s, e)] for s, e in spans]
     texts = [_loose(chunk_body(chunk)) for chunk in chunks]
     whole_in = {}
-    for c, text in enumerate(texts, start=1):
+    for c, text in enumerate(texts):
         for n, sentence in enumerate(sentences, start=1):
             if sentence in text:
                 whole_in.setdefault(n, c)
