@@ -411,3 +411,22 @@ def test_a_plateau_below_the_best_strategys_recall_is_flagged_and_gets_no_row():
     assert "| structured chunks:" not in text and "structured: size" not in text, text
     assert "structured: no ready row" in text, text
     assert "fixed: size 64 (tokens)" in text and "| recursive chunks:" in text, text
+
+
+@pytest.mark.parametrize("name", sorted(GIVEN_QUESTIONS))
+def test_each_given_set_gives_the_core_path_a_card_row_to_copy(name):
+    """Part 6 takes the markdown docs row from 5.5's summary; on the core path that summary
+    measures the given set, so for each document at least one strategy's recall must hold at
+    its best (the first jupyterlab set held for none: no row, the card's defaults by hand)."""
+    from course.lessons import real_docs
+    from course.lessons.evidence_explorer import sizes_for
+    recall, _, _ = _reference_metrics()
+    text = real_docs.load(name).text
+    sizes = sizes_for(text)
+    scores = {s: evidence.measure({"recall": recall}, chunker, text, real_docs.given_questions(name),
+                                  sizes, 2)["recall"]
+              for s, chunker in evidence.strategies(0.25).items()}
+    held = evidence.holding_sizes(scores, sizes)
+    best = max(max(v for v in values if v is not None) for values in scores.values())
+    assert any(size is not None and value >= best - evidence.HOLDS for size, value in held.values()), \
+        (name, held)

@@ -260,15 +260,16 @@ GIVEN_QUESTIONS = {
          ["Make sure **not** to use an editable install."]),
     ],
     "jupyterlab": [
-        ("How do I start JupyterLab?", ["Start up JupyterLab using:\n\n```bash\njupyter lab\n```"]),
+        ("What must I add to PATH after pip install --user?",
+         ["you must add the user-level `bin` directory to your `PATH` environment variable"]),
         ("What should I do if the jupyter command is not found?",
          ["If you encounter an error like \"Command 'jupyter' not found\", please make sure `PATH` "
           "environment variable is set correctly."]),
         ("Which browsers are known to work with JupyterLab?", ["- Firefox\n- Chrome\n- Safari"]),
         ("When did JupyterLab 3 reach its end of maintenance?",
          ["JupyterLab 3 reached its end of maintenance date on May 15, 2024."]),
-        ("When is the JupyterLab weekly dev meeting held?",
-         ["- When: Wednesdays 9:00 AM Pacific Time (USA)"]),
+        ("Where should I ask questions about JupyterLab?",
+         ["We encourage you to ask questions on the [Discourse forum](https://discourse.jupyter.org/c/jupyterlab)."]),
     ],
     "nbclient": [
         ("What does NBClient let you do?", ["**NBClient** lets you **execute** notebooks."]),
