@@ -322,16 +322,15 @@ def test_assignment_5s_core_card_is_its_defaults_exhibit_and_file():
 
 
 def _plot_cell_namespace(doc_choice, document, my_questions):
-    """Run 5.5's plot cell (as released) on a chosen document and ``MY_QUESTIONS``; returns
+    """Run 5.5's cell that picks the questions (as released) on a chosen document and ``MY_QUESTIONS``; returns
     (namespace, printed)."""
     from course.lessons import real_docs
     from course.lessons.documents import POLICY, POLICY_QUESTIONS
     cell = next(c.source for c in nbformat.read(release_path(A5), as_version=4).cells
-                if c.metadata.get("nbgrader", {}).get("grade_id") == "evidence_plot")
+                if c.metadata.get("nbgrader", {}).get("grade_id") == "measured_questions")
     ns = {"real_docs": real_docs, "POLICY": POLICY, "POLICY_QUESTIONS": POLICY_QUESTIONS,
           "DOC_CHOICE": doc_choice, "DOCUMENT": document,
-          "reveal_after": lambda names, show: None, "evidence_explorer": None,
-          "evidence_recall": None, "evidence_precision": None, "evidence_iou": None}
+          }
     if my_questions is not None:
         ns["MY_QUESTIONS"] = my_questions
     printed = io.StringIO()
