@@ -9,6 +9,7 @@ import nbformat
 import pytest
 
 from course.lessons import evidence, given_chunkers
+from course.lessons.real_docs import GIVEN_QUESTIONS
 from course.lessons.documents import POLICY, POLICY_QUESTIONS
 from course.lessons.tokens import count_tokens
 from harness import autograde, release_path, scratch_course, source_path, submission
@@ -95,6 +96,49 @@ def test_every_hidden_rule_of_my_questions_is_stated_before_the_cell():
     for rule, stated in _MY_QUESTIONS_RULES.items():
         assert stated in text, rule
     assert "checked only when you submit, so check them yourself" in text
+
+
+def test_the_own_questions_rule_is_stated_before_the_cell():
+    """Issue 44: the given question sets earn nothing in 5.4; the markdown says so."""
+    cells = nbformat.read(source_path(A5), as_version=4).cells
+    text = " ".join(next(c.source for c in cells if c.source.startswith("### 5.4")).split())
+    assert "**at least three of your own**: a question of a given set" in text, text
+    assert 'ignoring case, spaces and a final "?") does not count' in text, text
+
+
+@pytest.mark.parametrize("name", sorted(GIVEN_QUESTIONS))
+def test_each_given_set_is_verbatim_in_its_pinned_readme_and_keeps_5_4s_rules(name, monkeypatch):
+    """Each given set (issue 44) is verbatim in the README of a package the students' wheel pins
+    exactly, so a student's machine and the autograder read the same text, and passes every
+    rule of 5.4's test cell, visible and hidden, but the one that it is not the student's own."""
+    import tomllib
+    from course.grading.course_dir import ROOT
+    from course.lessons import real_docs
+    pins = tomllib.loads((ROOT / "student" / "pyproject.toml").read_text())["project"]["dependencies"]
+    pinned = {re.sub(r"[-_.]+", "-", p.split("==")[0]).lower() for p in pins if "==" in p}
+    assert re.sub(r"[-_.]+", "-", name).lower() in pinned, f"{name} is not pinned by the students' wheel"
+    doc = real_docs.load(name)
+    questions = real_docs.given_questions(name)
+    assert 4 <= len(questions) <= 6
+    assert all(part in doc.text for _, parts in questions for part in parts)
+    test = next(c.source for c in nbformat.read(source_path(A5), as_version=4).cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == "test_my_questions")
+    namespace = {"DOC_CHOICE": name, "MY_QUESTIONS": questions}
+    with pytest.raises(AssertionError, match="at least three questions of your own"):
+        exec(test, dict(namespace))
+    monkeypatch.setattr(real_docs, "is_given_question", lambda question: False)
+    exec(test, dict(namespace))  # every other rule, hidden ones included, holds
+
+
+def test_given_questions_are_copies_and_only_for_their_documents():
+    from course.lessons import real_docs
+    first = real_docs.given_questions("tiktoken")
+    first[0][1].append("changed")
+    assert "changed" not in real_docs.given_questions("tiktoken")[0][1]
+    assert real_docs.given_questions("requests") is None
+    assert real_docs.given_questions("my_readme.md") is None
+    assert real_docs.is_given_question(" " + first[1][0].upper().rstrip("?") + " ? ")
+    assert not real_docs.is_given_question("how do I install tiktoken")
 
 
 def test_release_holds_no_metric_solution_or_hidden_case():
@@ -289,7 +333,7 @@ def evidence_explorer_for(recall, precision, iou, readme):
 # --- the real autograder ------------------------------------------------------------------
 
 REAL_WRONG = ["precision-union-of-chunks", "iou-set-union", "recall-no-value-error",
-              "questions-evidence-paraphrased"]
+              "questions-evidence-paraphrased", "questions-the-given-set"]
 
 
 @pytest.fixture(scope="module")
@@ -367,3 +411,22 @@ def test_a_plateau_below_the_best_strategys_recall_is_flagged_and_gets_no_row():
     assert "| structured chunks:" not in text and "structured: size" not in text, text
     assert "structured: no ready row" in text, text
     assert "fixed: size 64 (tokens)" in text and "| recursive chunks:" in text, text
+
+
+@pytest.mark.parametrize("name", sorted(GIVEN_QUESTIONS))
+def test_each_given_set_gives_the_core_path_a_card_row_to_copy(name):
+    """Part 6 takes the markdown docs row from 5.5's summary; on the core path that summary
+    measures the given set, so for each document at least one strategy's recall must hold at
+    its best (the first jupyterlab set held for none: no row, the card's defaults by hand)."""
+    from course.lessons import real_docs
+    from course.lessons.evidence_explorer import sizes_for
+    recall, _, _ = _reference_metrics()
+    text = real_docs.load(name).text
+    sizes = sizes_for(text)
+    scores = {s: evidence.measure({"recall": recall}, chunker, text, real_docs.given_questions(name),
+                                  sizes, 2)["recall"]
+              for s, chunker in evidence.strategies(0.25).items()}
+    held = evidence.holding_sizes(scores, sizes)
+    best = max(max(v for v in values if v is not None) for values in scores.values())
+    assert any(size is not None and value >= best - evidence.HOLDS for size, value in held.values()), \
+        (name, held)

@@ -238,3 +238,95 @@ def where_it_differs(part: str, document: str) -> str:
         return f"the document holds not even its first character {part[:1]!r}"
     return (f"the document holds its first {low} characters (…{part[max(0, low - 40):low]!r}), "
             f"then not {part[low:low + 40]!r}: a line break, a space or a character differs there")
+
+
+# --- given questions: the core path measures a catalog document without writing 5.4 --------------
+
+# For a few catalog documents whose packages the students' wheel pins exactly (so every student
+# and the autograder read the same README), a question set in MY_QUESTIONS's shape. 5.5 measures
+# the chosen document with it while MY_QUESTIONS is empty; 5.4 (stretch) counts none of them
+# as the student's own (``is_given_question``).
+GIVEN_QUESTIONS = {
+    "tiktoken": [
+        ("What text was tiktoken's speed measured on?",
+         ["Performance measured on 1GB of text using the GPT-2 tokeniser"]),
+        ("Where do I ask for help with tiktoken?",
+         ["Please post questions in the [issue tracker](https://github.com/openai/tiktoken/issues)."]),
+        ("Which part of tiktoken helps me learn how BPE works?",
+         ["`tiktoken` contains an educational submodule that is friendlier if you want to learn more about"]),
+        ("What must my_encodings.py contain for the plugin mechanism?",
+         ["`my_encodings.py` should be a module that contains a variable named `ENCODING_CONSTRUCTORS`."]),
+        ("Should my tiktoken extension be an editable install?",
+         ["Make sure **not** to use an editable install."]),
+    ],
+    "jupyterlab": [
+        ("What must I add to PATH after pip install --user?",
+         ["you must add the user-level `bin` directory to your `PATH` environment variable"]),
+        ("What should I do if the jupyter command is not found?",
+         ["If you encounter an error like \"Command 'jupyter' not found\", please make sure `PATH` "
+          "environment variable is set correctly."]),
+        ("Which browsers are known to work with JupyterLab?", ["- Firefox\n- Chrome\n- Safari"]),
+        ("When did JupyterLab 3 reach its end of maintenance?",
+         ["JupyterLab 3 reached its end of maintenance date on May 15, 2024."]),
+        ("Where should I ask questions about JupyterLab?",
+         ["We encourage you to ask questions on the [Discourse forum](https://discourse.jupyter.org/c/jupyterlab)."]),
+    ],
+    "nbclient": [
+        ("What does NBClient let you do?", ["**NBClient** lets you **execute** notebooks."]),
+        ("How do I install nbclient?", ["python3 -m pip install nbclient"]),
+        ("Which Python versions does nbclient support?",
+         ["This library currently supports Python 3.10+ versions."]),
+        ("Which project did nbclient come from?",
+         ["This library used to be part of the [nbconvert](https://nbconvert.readthedocs.io/en/latest/) project."]),
+        ("How is nbclient different from jupyter_client?",
+         ["NBClient and JupyterClient are distinct projects.",
+          "While, nbclient allows notebooks to be run in different execution contexts."]),
+    ],
+    "ipykernel": [
+        ("What does the ipykernel package provide?",
+         ["This package provides the IPython kernel for Jupyter."]),
+        ("How do I install ipykernel from source?",
+         ["1. `git clone`\n1. `cd ipykernel`\n1. `pip install -e \".[test]\"`"]),
+        ("How do I run ipykernel's tests with coverage?",
+         ["pytest -vv -s --cov ipykernel --cov-branch --cov-report term-missing:skip-covered --durations 10"]),
+        ("Who holds the copyright of IPython's source code?",
+         ["Each contributor maintains copyright\nover their contributions to IPython."]),
+    ],
+}
+
+
+def given_names() -> list[str]:
+    """The catalog documents that come with given questions."""
+    return sorted(GIVEN_QUESTIONS)
+
+
+def given_questions(name: str) -> list[tuple[str, list[str]]] | None:
+    """The given question set of the catalog document ``name`` (a fresh copy, in
+    ``MY_QUESTIONS``'s shape), or None for a document without one (your own file included)."""
+    found = GIVEN_QUESTIONS.get(_normal(name.strip())) if type(name) is str else None
+    return None if found is None else [(question, list(parts)) for question, parts in found]
+
+
+def _question_key(question: str) -> str:
+    return "".join(question.lower().split()).rstrip("?")
+
+
+def is_given_question(question) -> bool:
+    """Whether ``question`` is one of a given set, ignoring case, spaces and a final "?"."""
+    return type(question) is str and _question_key(question) in {
+        _question_key(q) for questions in GIVEN_QUESTIONS.values() for q, _ in questions}
+
+
+def questions_to_measure(choice: str, text: str, mine) -> tuple[list | None, str]:
+    """(questions, one line saying which) for 5.5's plot of the chosen document: yours when
+    ``mine`` (``MY_QUESTIONS``) is a non-empty list, else the document's given set when it has
+    one and it is verbatim in ``text``, else None (the plot measures the lab's policy only)."""
+    if type(mine) is list and mine:
+        return mine, f"{choice}: measured with your MY_QUESTIONS ({len(mine)} questions)"
+    given = given_questions(choice)
+    if given and all(part in text for _, parts in given for part in parts):
+        return given, (f"{choice}: measured with its given questions ({len(given)}; "
+                       f"real_docs.given_questions({choice!r}) lists them); your own "
+                       "MY_QUESTIONS (5.4, stretch) replace them")
+    return None, (f"{choice}: no given questions and no MY_QUESTIONS, so the plot measures the "
+                  f"lab's policy only; 5.4 (stretch) is what measures {choice}")

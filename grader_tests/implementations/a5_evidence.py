@@ -257,3 +257,24 @@ CORRECT = {
                         'converting text into tokens."]], ["where is the tokeniser api documented", '
                         '["The tokeniser API is documented in `tiktoken/core.py`."]]]'},
 }
+
+# --- issue 44: the given question sets earn nothing in 5.4 ---------------------------------
+from course.lessons.real_docs import given_questions as _given  # noqa: E402
+
+_TIKTOKEN_GIVEN = _given("tiktoken")
+_OWN = [("how do I install tiktoken", ["pip install tiktoken"]),
+        ("what is byte pair encoding", ["Byte pair encoding (BPE) is a way of converting text into tokens."]),
+        ("where is the tokeniser api documented", ["The tokeniser API is documented in `tiktoken/core.py`."])]
+
+WRONG["questions-the-given-set"] = (
+    "submits the given question set of its document as its own questions",
+    {"my_questions": f"MY_QUESTIONS = {_TIKTOKEN_GIVEN!r}"}, {Q})
+WRONG["questions-the-given-set-restyled"] = (
+    "the given set again, in lower case, without its question marks and with spaces doubled",
+    {"my_questions": "MY_QUESTIONS = " + repr([("  " + q.lower().rstrip("?").replace(" ", "  ") + " ", parts)
+                                              for q, parts in _TIKTOKEN_GIVEN])}, {Q})
+WRONG["questions-two-own-and-the-given-set"] = (
+    "two questions of its own plus the whole given set",
+    {"my_questions": f"MY_QUESTIONS = {_OWN[:2] + _TIKTOKEN_GIVEN!r}"}, {Q})
+CORRECT["questions-the-given-set-and-three-own"] = {
+    "my_questions": f"MY_QUESTIONS = {_TIKTOKEN_GIVEN + _OWN!r}"}
