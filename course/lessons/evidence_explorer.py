@@ -137,7 +137,8 @@ def evidence_explorer(evidence_recall, evidence_precision, evidence_iou, documen
 
     def redraw(change=None):
         ax.clear()
-        if not_written(metrics[metric.value], [(0, 1)], [(0, 1)]):
+        chosen = metrics[metric.value]  # None: its stretch cell has not run yet
+        if chosen is None or not_written(chosen, [(0, 1)], [(0, 1)]):
             image.value = figure_png(figure, fast=True)
             summary.value = not_written_yet(f"your {metric.value} function")
             return
