@@ -109,7 +109,7 @@ def _hours(minutes: int) -> str:
 
 
 _STRETCH_CLAIMS = {  # what assignment 1's plan says the stretch work takes, and which it is
-    r"assignments 1 and 2, the lesson before this day \(about (\d+) h(?: (\d+) min)?\)":
+    r"the lesson before this day \(about (\d+) h(?: (\d+) min)?\): assignment 1.s Parts 1–3":
         lambda: minutes_by_path(ASSIGNMENTS[0])["stretch"] + sum(minutes_by_path(ASSIGNMENTS[1]).values()),
     r"the rest of assignments 3–5 \(about (\d+) h(?: (\d+) min)?\)":
         lambda: sum(minutes_by_path(a)["stretch"] for a in ASSIGNMENTS[2:5]),
