@@ -96,11 +96,14 @@ def test_a3_fates_step5_recursive_top1_is_the_contractors_tail(a3):
         assert not any(part in chunks[4] for part in evidence)
         assert _answerable([chunks[3]], evidence) and ranked[2] == 3
         assert "Employees receive" in chunks[ranked[1]]
+    text = _text("03-three-tearings")
     for structured in (a3["chunk_structured"], partial(given_sections, length=len)):
-        chunks = [c["text"] for c in structured(HR_LEAVE, "handbook.md", max_size=170)]
+        dicts = structured(HR_LEAVE, "handbook.md", max_size=170)
+        chunks = [c["text"] for c in dicts]
         (best, _), = top_k(CONTRACTOR_LEAVE.text, chunks, 1)
         assert _answerable([chunks[best]], evidence) and "3.2 Contractors" in chunks[best]
-    text = _text("03-three-tearings")
+        # Round 9's walk: the note quoted the path without its document title; it quotes it whole.
+        assert f'chunk headed "{" > ".join(dicts[best]["heading_path"])}"' in text
     assert "top-1 is chunk 4, the tail of the contractors' section" in text
     # The stepper shows top-1 only: the note points at the table that shows the top 3 (walk 4).
     assert "chunk 3 makes only the top 3 (the table above: recursive top-1 partial, top-3 complete)" in text
