@@ -376,3 +376,13 @@ def test_assignment_5s_part_1_names_the_documents_with_given_questions():
     assert "On the core path, pick one with given questions" in flat
     for name in real_docs.given_names():
         assert f"`{name}`" in flat, name
+
+
+def test_assignment_3s_part_5_says_first_where_the_core_path_goes_on():
+    """Round 9's walk: the core student's skip line sat at the end of stretch Q1's options; it
+    is now the first line under Part 5's heading, and names Demonstration 1."""
+    part5 = next(c.source for c in nbformat.read(release_path(A3), as_version=4).cells
+                 if c.source.startswith("## Part 5 "))
+    first = " ".join(part5.split("\n\n")[1].split())
+    assert first.startswith("On the core path, *Run All* stops here") and "Demonstration 1" in first, first
+    assert part5.count("On the core path") == 1, part5
