@@ -265,3 +265,14 @@ def test_a5_gives_the_rules_of_thumb_it_cites_and_picks_the_size_that_holds():
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_no_notebook_cites_a_lesson_page_the_student_does_not_have(assignment):
     assert "the lesson page" not in _text(assignment).lower()
+
+
+def test_a3_demonstration_1_asks_counts_for_both_predictions():
+    """Round 9's walk: "the numbers whose rule is cut: those sentences' numbers" read as a list,
+    while ``predicted_numbers_torn`` is a count per strategy, as ``predicted_sentences_cut`` is."""
+    cells = _cells("03-three-tearings")
+    demo = " ".join(next(c.source for c in cells if c.source.startswith("## Demonstration 1 ")).split())
+    assert "how many of the nine" in demo and "how many of the seven numbers" in demo, demo
+    assert "those sentences' numbers" not in demo
+    stub = next(c.source for c in cells if c.metadata.get("nbgrader", {}).get("grade_id") == "predict_damage")
+    assert "predicted_numbers_torn = {\"fixed\": 0" in stub  # the reference: a dict of ints
