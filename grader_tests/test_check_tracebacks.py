@@ -113,3 +113,22 @@ def test_course_check_says_a_core_path_without_test_cells_before_the_stretch_fai
     line = summary_by_path(cells, ids)
     assert line is not None and line.startswith("core path: no test cell"), line
     assert f"stretch: 0 of {len(ids)} pass" in line, line
+
+
+def test_course_check_says_assignment_1s_core_path_is_reading_without_predictions():
+    """Round 9's walk: A1 marked no part core, so course-check printed "13 of 13 test cells
+    failed" and no core line; and the no-test line said "its predictions are graded for
+    committing", true of neither A1 (its core has no prediction) nor A3 (its core predictions
+    carry no points)."""
+    from course.lessons.course_check import summary_by_path
+    lines = {}
+    for name in ("01-packing-by-hand/packing_by_hand", "03-three-tearings/three_tearings"):
+        cells = nbformat.read(ROOT / "release" / f"{name}.ipynb", as_version=4).cells
+        ids = {c.metadata["nbgrader"]["grade_id"] for c in cells
+               if c.metadata.get("nbgrader", {}).get("grade") and not c.metadata["nbgrader"].get("solution")}
+        lines[name[:2]] = line = summary_by_path(cells, ids)
+        assert line is not None and line.startswith("core path: no test cell"), (name, line)
+        assert f"stretch: 0 of {len(ids)} pass" in line, line
+        assert "graded for committing" not in line, line
+    assert "prediction" not in lines["01"].split("; stretch")[0], lines["01"]
+    assert "predictions" in lines["03"].split("; stretch")[0], lines["03"]

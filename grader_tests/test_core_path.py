@@ -79,6 +79,12 @@ def test_assignment_3_core_path_runs_the_demonstrations_on_the_given_chunkers():
     assert placed == [False, True, True]
     table = ns["retrieval_table"](ns["POLICY"], ns["LAB_QUERIES"])
     assert "Error" not in table and table.count("top-1") == 9
+    # Round 9's walk: "do the top 3 hold the complete answer?" read as the three together; top-3
+    # is judged by one chunk of the three on its own, and the docstring and legend say so.
+    legend = table.splitlines()[0]
+    assert "one of the first three, by itself" in legend and "do not count" in legend, legend
+    doc = " ".join(ns["retrieval_table"].__doc__.split())
+    assert "do the top 3" not in doc and "one of the top 3 hold it by itself" in doc, doc
 
 
 def test_assignment_3_run_all_stops_on_the_core_path_only_where_the_line_above_says_where_to_go_on():
@@ -378,3 +384,13 @@ def test_assignment_5s_part_1_names_the_documents_with_given_questions():
     assert "On the core path, pick one with given questions" in flat
     for name in real_docs.given_names():
         assert f"`{name}`" in flat, name
+
+
+def test_assignment_3s_part_5_says_first_where_the_core_path_goes_on():
+    """Round 9's walk: the core student's skip line sat at the end of stretch Q1's options; it
+    is now the first line under Part 5's heading, and names Demonstration 1."""
+    part5 = next(c.source for c in nbformat.read(release_path(A3), as_version=4).cells
+                 if c.source.startswith("## Part 5 "))
+    first = " ".join(part5.split("\n\n")[1].split())
+    assert first.startswith("On the core path, *Run All* stops here") and "Demonstration 1" in first, first
+    assert part5.count("On the core path") == 1, part5

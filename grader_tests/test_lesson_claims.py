@@ -96,11 +96,14 @@ def test_a3_fates_step5_recursive_top1_is_the_contractors_tail(a3):
         assert not any(part in chunks[4] for part in evidence)
         assert _answerable([chunks[3]], evidence) and ranked[2] == 3
         assert "Employees receive" in chunks[ranked[1]]
+    text = _text("03-three-tearings")
     for structured in (a3["chunk_structured"], partial(given_sections, length=len)):
-        chunks = [c["text"] for c in structured(HR_LEAVE, "handbook.md", max_size=170)]
+        dicts = structured(HR_LEAVE, "handbook.md", max_size=170)
+        chunks = [c["text"] for c in dicts]
         (best, _), = top_k(CONTRACTOR_LEAVE.text, chunks, 1)
         assert _answerable([chunks[best]], evidence) and "3.2 Contractors" in chunks[best]
-    text = _text("03-three-tearings")
+        # Round 9's walk: the note quoted the path without its document title; it quotes it whole.
+        assert f'chunk headed "{" > ".join(dicts[best]["heading_path"])}"' in text
     assert "top-1 is chunk 4, the tail of the contractors' section" in text
     # The stepper shows top-1 only: the note points at the table that shows the top 3 (walk 4).
     assert "chunk 3 makes only the top 3 (the table above: recursive top-1 partial, top-3 complete)" in text
@@ -262,3 +265,14 @@ def test_a5_gives_the_rules_of_thumb_it_cites_and_picks_the_size_that_holds():
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_no_notebook_cites_a_lesson_page_the_student_does_not_have(assignment):
     assert "the lesson page" not in _text(assignment).lower()
+
+
+def test_a3_demonstration_1_asks_counts_for_both_predictions():
+    """Round 9's walk: "the numbers whose rule is cut: those sentences' numbers" read as a list,
+    while ``predicted_numbers_torn`` is a count per strategy, as ``predicted_sentences_cut`` is."""
+    cells = _cells("03-three-tearings")
+    demo = " ".join(next(c.source for c in cells if c.source.startswith("## Demonstration 1 ")).split())
+    assert "how many of the nine" in demo and "how many of the seven numbers" in demo, demo
+    assert "those sentences' numbers" not in demo
+    stub = next(c.source for c in cells if c.metadata.get("nbgrader", {}).get("grade_id") == "predict_damage")
+    assert "predicted_numbers_torn = {\"fixed\": 0" in stub  # the reference: a dict of ints

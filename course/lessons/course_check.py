@@ -53,7 +53,8 @@ def paths(cells) -> list[str | None]:
 def summary_by_path(cells, failed_ids: set[str]) -> str | None:
     """"core path: …; stretch: …" counts of failing test cells, or None if the notebook marks
     no part core (a core-path student then sees that stretch failures are expected). A core path
-    with no test cell of its own (A3's: it runs and predicts) is said so, not counted as 0 of 0."""
+    with no test cell of its own is said so, not counted as 0 of 0: A3's runs and predicts (its
+    predictions carry no points), A1's is reading with nothing to write."""
     counts = {"core": [0, 0], "stretch": [0, 0]}
     marked = paths(cells)
     for cell, path in zip(cells, marked):
@@ -66,8 +67,11 @@ def summary_by_path(cells, failed_ids: set[str]) -> str | None:
     if core:
         return f"core path: {core - core_failed} of {core} test cells pass; {stretch_line}"
     if "core" in marked:
-        return ("core path: no test cell (its predictions are graded for committing); "
-                + stretch_line)
+        writes = any(cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("solution")
+                     for cell, path in zip(cells, marked) if path == "core")
+        what = ("you run it and commit its predictions, which carry no points" if writes
+                else "it is reading, with nothing to write")
+        return f"core path: no test cell ({what}); " + stretch_line
     return None
 
 
