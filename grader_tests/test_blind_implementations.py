@@ -176,3 +176,17 @@ def test_core_only_students_through_the_real_autograder(number):
         # issue 44: `severed` was core until round 6; a student who wrote it keeps its points
         wrote = points["test_severed"] if number == 3 and "severed" in students[name] else 0
         assert isinstance(score, tuple) and score[0] == core + wrote, f"{name}: {score} (core {core})"
+
+
+# 5.4's contract after issue 44's "of your own" rule, checked blind: three students wrote only
+# DOC_CHOICE and MY_QUESTIONS (on three documents with given sets; one keeps a given question
+# beside three of its own). 5.4's test passes, and every other test of Part 5 with it.
+BLIND_QUESTIONS = importlib.import_module("implementations.blind.a5_questions").BLIND
+
+
+@pytest.mark.parametrize("name", sorted(BLIND_QUESTIONS))
+def test_blind_5_4_student_passes_5_4(name):
+    report = score_in_process(A5, BLIND_QUESTIONS[name])
+    part_5 = {"test_evidence_recall", "test_evidence_precision", "test_evidence_iou",
+              "test_my_questions"}
+    assert not part_5 & set(report.failures), f"{name}: {report.summary()}"
