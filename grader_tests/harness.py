@@ -105,12 +105,8 @@ def graded_cells(nb) -> dict[str, float]:
             and not is_answer(c)}
 
 
-def _run_cells(cells, queue, cell_seconds, catalog=None):
+def _run_cells(cells, queue, cell_seconds):
     os.environ.setdefault("MPLBACKEND", "Agg")
-    if catalog is not None:  # the parent's read of this environment's catalog (real_catalog)
-        from course.lessons import real_docs
-
-        real_docs.catalog = lambda limit=None: list(catalog)[:limit]
     # As in nbgrader's kernels: explorers are not drawn while grading (graded functions do
     # not depend on it, course.lessons._kit.grading_mode), which is most of a run's CPU.
     os.environ["NBGRADER_EXECUTION"] = "autograde"
@@ -145,24 +141,13 @@ def warm_imports() -> None:
     import matplotlib.pyplot  # noqa: F401
 
 
-def real_catalog() -> tuple:
-    """``real_docs.catalog()`` read once in this process for its current qualifying bounds.
-
-    The catalog is a scan of every installed package's metadata (about 0.14 CPU-s here), and
-    assignment 5's notebook reads it at every ``load``: six times a scoring, most of its CPU.
-    The installed packages do not change while the tests run, so each child of
-    ``score_in_process`` is handed this read (its ``RealDoc`` entries are frozen) instead of
-    scanning again. ``real_docs.catalog`` itself is tested directly (test_a5_verdict's
-    catalog tests), and the real autograde of the slow tier runs it unreplaced."""
+def scan_the_catalog_once() -> None:
+    """Scan the installed packages for ``real_docs.catalog`` here, once (it caches the scan per
+    process), so each child of ``score_in_process`` is forked with it: assignment 5's notebook
+    reads the catalog at every ``load``."""
     from course.lessons import real_docs
 
-    return _catalog_for((real_docs.MIN_CHARS, real_docs.MAX_CHARS, real_docs.MIN_HEADINGS,
-                         real_docs.MIN_FENCES, real_docs.COURSE_PACKAGE), real_docs.catalog)
-
-
-@functools.cache
-def _catalog_for(bounds: tuple, catalog) -> tuple:
-    return tuple(catalog())
+    real_docs.catalog()
 
 
 def code_cells(nb, answers: dict[str, str]) -> list[tuple[str, str, bool, bool]]:
@@ -193,7 +178,8 @@ def score_in_process(assignment: str, overrides: dict[str, str] | None = None, *
              for gid, source, test, _ in code_cells(nb, answers)]
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue()
-    child = ctx.Process(target=_run_cells, args=(cells, queue, cell_seconds, real_catalog()))
+    scan_the_catalog_once()
+    child = ctx.Process(target=_run_cells, args=(cells, queue, cell_seconds))
     child.start()
     report = Report(max_points=dict(tests))
     results = {}

@@ -9,6 +9,7 @@ No network, no file of the student's: ``catalog()`` lists the ones worth chunkin
 The catalog depends only on the installed packages, which ``constraints.txt`` pins, so the
 student's machine and the autograder find the same texts under the same names.
 """
+import functools
 import importlib.metadata as metadata
 import re
 from dataclasses import dataclass
@@ -62,21 +63,28 @@ def catalog(limit: int | None = None) -> list[RealDoc]:
 
     Each qualifies with ``MIN_CHARS``..``MAX_CHARS`` characters, at least ``MIN_HEADINGS``
     headings and ``MIN_FENCES`` complete code fences, in a fixed order (sorted by name), at most
-    ``limit`` of them if given.
+    ``limit`` of them if given. The scan is made once per process for these bounds: the
+    installed packages do not change while a notebook runs, and every ``load`` reads it.
     """
+    return list(_scan(MIN_CHARS, MAX_CHARS, MIN_HEADINGS, MIN_FENCES))[:limit]
+
+
+@functools.cache
+def _scan(min_chars: int, max_chars: int, min_headings: int, min_fences: int) -> tuple:
+    """Every installed package's metadata read once: the qualifying READMEs, sorted by name."""
     found = {}
     for dist in metadata.distributions():
         name = dist.metadata.get("Name")
         if not name or _normal(name) in found or _normal(name) == COURSE_PACKAGE:
             continue
         text, kind = _long_description(dist)
-        if "markdown" not in kind or not MIN_CHARS <= len(text) <= MAX_CHARS:
+        if "markdown" not in kind or not min_chars <= len(text) <= max_chars:
             continue
         doc = RealDoc(name, text, f"the long description of the installed package {name} "
                                   f"{dist.version}")
-        if doc.headings >= MIN_HEADINGS and doc.fences >= MIN_FENCES:
+        if doc.headings >= min_headings and doc.fences >= min_fences:
             found[_normal(name)] = doc
-    return [found[key] for key in sorted(found)][:limit]
+    return tuple(found[key] for key in sorted(found))
 
 
 def names(limit: int | None = None) -> list[str]:
@@ -293,11 +301,6 @@ GIVEN_QUESTIONS = {
          ["Each contributor maintains copyright\nover their contributions to IPython."]),
     ],
 }
-
-
-def given_names() -> list[str]:
-    """The catalog documents that come with given questions."""
-    return sorted(GIVEN_QUESTIONS)
 
 
 def given_questions(name: str) -> list[tuple[str, list[str]]] | None:
