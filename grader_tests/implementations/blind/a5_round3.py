@@ -217,7 +217,7 @@ S1["my_questions"] = '''MY_QUESTIONS = [
     ("Where do I ask questions about tiktoken?", ["Please post questions in the [issue tracker]"]),
 ]
 '''
-S1["predict_precision"] = '''predicted_recall_as_chunks_grow = "rises"
+S1["predict_recall"] = '''predicted_recall_as_chunks_grow = "rises"
 '''
 S1["predict_severed"] = '''predicted_severed_at_180 = 0
 '''
@@ -485,7 +485,7 @@ S2["my_questions"] = '''MY_QUESTIONS = [
     ("How many downloads does requests get per week?", ["pulling in around `300M downloads / week`"]),
 ]
 '''
-S2["predict_precision"] = '''predicted_recall_as_chunks_grow = "rises"
+S2["predict_recall"] = '''predicted_recall_as_chunks_grow = "rises"
 '''
 S2["predict_severed"] = '''predicted_severed_at_180 = 1
 '''

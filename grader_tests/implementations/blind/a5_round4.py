@@ -214,7 +214,7 @@ S1['my_questions'] = '''MY_QUESTIONS = [
      ['**Use the `tiktoken_ext` plugin mechanism to register your `Encoding` objects with `tiktoken`.**',
       "To do this, you'll need to create a namespace package under `tiktoken_ext`."]),
 ]'''
-S1['predict_precision'] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"'''
+S1['predict_recall'] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"'''
 S1['predict_severed'] = '''predicted_severed_at_180 = 0'''
 S1['card_text'] = '''CARD_TEXT = None'''
 
@@ -454,7 +454,7 @@ S2['my_questions'] = '''MY_QUESTIONS = [
     ('Does Requests support SOCKS proxies?',
      ['- SOCKS Proxy Support']),
 ]'''
-S2['predict_precision'] = '''predicted_recall_as_chunks_grow = "falls"'''
+S2['predict_recall'] = '''predicted_recall_as_chunks_grow = "falls"'''
 S2['predict_severed'] = '''predicted_severed_at_180 = 1'''
 S2['card_text'] = '''CARD_TEXT = """# Chunking decision card
 

@@ -88,9 +88,9 @@ S2["my_questions"] = '''MY_QUESTIONS = [
      ["you may need to add the `-c\\nfetch.fsck.badTimezone=ignore` flag to avoid an error about a bad commit timestamp"]),
 ]
 '''
-S1["predict_precision"] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"
+S1["predict_recall"] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"
 '''
-S2["predict_precision"] = '''predicted_recall_as_chunks_grow = "falls"   # big chunks blur, so the top 2 miss the evidence
+S2["predict_recall"] = '''predicted_recall_as_chunks_grow = "falls"   # big chunks blur, so the top 2 miss the evidence
 '''
 S1["predict_severed"] = '''predicted_severed_at_180 = 0
 '''

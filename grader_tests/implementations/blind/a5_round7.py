@@ -3,7 +3,7 @@
 CORE_ONLY = True  # the walk covered the core path; stretch cells stay the release stubs
 
 # Assignment 5 core path: Part 1 (doc_choice), Part 4 (knowledge), 5.1 (evidence_recall),
-# 5.4 (my_questions), 5.5 (predict_precision, a prediction), Part 6 (the card: the file
+# 5.4 (my_questions), 5.5 (predict_recall, a prediction), Part 6 (the card: the file
 # a5_S*_chunking_notes.md; card_text left None as recommended).
 S1 = {}
 S1["doc_choice"] = '''DOC_CHOICE = "tiktoken"   # change the name to choose another document
@@ -40,7 +40,7 @@ S1["my_questions"] = '''MY_QUESTIONS = [
       "`my_encodings.py` should be a module that contains a variable named `ENCODING_CONSTRUCTORS`."]),
 ]
 '''
-S1["predict_precision"] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"
+S1["predict_recall"] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"
 '''
 S2 = {}
 S2["doc_choice"] = '''DOC_CHOICE = "requests"   # change the name to choose another document
@@ -86,7 +86,7 @@ S2["my_questions"] = '''MY_QUESTIONS = [
      ["fetch.fsck.badTimezone=ignore` flag to avoid an error about a bad commit timestamp"]),
 ]
 '''
-S2["predict_precision"] = '''predicted_recall_as_chunks_grow = "stays flat"
+S2["predict_recall"] = '''predicted_recall_as_chunks_grow = "stays flat"
 '''
 S1["predict_severed"] = '''predicted_severed_at_180 = 0
 '''

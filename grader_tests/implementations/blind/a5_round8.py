@@ -45,7 +45,7 @@ S1["my_questions"] = '''MY_QUESTIONS = [
       "This is a dictionary from an encoding name to a function that takes no arguments and returns"]),
 ]
 '''
-S1["predict_precision"] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"
+S1["predict_recall"] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"
 '''
 S1["predict_severed"] = '''predicted_severed_at_180 = 1
 '''
@@ -98,7 +98,7 @@ S2["my_questions"] = '''MY_QUESTIONS = [
       "fetch.fsck.badTimezone=ignore` flag to avoid an error about a bad commit timestamp"]),
 ]
 '''
-S2["predict_precision"] = '''predicted_recall_as_chunks_grow = "rises"
+S2["predict_recall"] = '''predicted_recall_as_chunks_grow = "rises"
 '''
 S2["predict_severed"] = '''predicted_severed_at_180 = 0
 '''

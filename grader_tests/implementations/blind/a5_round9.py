@@ -28,7 +28,7 @@ def evidence_recall(retrieved, evidence):
     if not wanted:
         raise ValueError("the evidence covers no token")
     return len(wanted & found_in) / len(wanted)'''
-S1['predict_precision'] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"'''
+S1['predict_recall'] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"'''
 S1['predict_severed'] = '''predicted_severed_at_180 = 1'''
 S1['card_text'] = '''CARD_TEXT = None   # or the whole card as one string
 if CARD_TEXT == "":  # an empty string is no card: stop here
@@ -58,7 +58,7 @@ S2['evidence_recall'] = '''def evidence_recall(retrieved, evidence):
         if any(start <= token < end for start, end in retrieved):
             found += 1
     return float(found) / len(evidence_tokens)'''
-S2['predict_precision'] = '''predicted_recall_as_chunks_grow = "stays flat"   # "rises", "falls" or "stays flat"'''
+S2['predict_recall'] = '''predicted_recall_as_chunks_grow = "stays flat"   # "rises", "falls" or "stays flat"'''
 S2['predict_severed'] = '''predicted_severed_at_180 = 0'''
 S2['card_text'] = '''CARD_TEXT = None   # or the whole card as one string
 if CARD_TEXT == "":  # an empty string is no card: stop here
@@ -93,7 +93,7 @@ def evidence_recall(retrieved, evidence):
         raise ValueError("evidence covers no token")
     found = wanted & _covered(retrieved)
     return len(found) / len(wanted)'''
-S3['predict_precision'] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"'''
+S3['predict_recall'] = '''predicted_recall_as_chunks_grow = "rises"   # "rises", "falls" or "stays flat"'''
 S3['predict_severed'] = '''predicted_severed_at_180 = 1'''
 
 S4 = {}
@@ -128,7 +128,7 @@ def evidence_recall(retrieved, evidence):
         for gs, ge in got:
             found += max(0, min(we, ge) - max(ws, gs))
     return float(found / total)'''
-S4['predict_precision'] = '''predicted_recall_as_chunks_grow = "stays flat"'''
+S4['predict_recall'] = '''predicted_recall_as_chunks_grow = "stays flat"'''
 S4['predict_severed'] = '''predicted_severed_at_180 = 0'''
 
 BLIND = {'a-tiktoken': S1, 'a-nbclient': S2, 'b-tiktoken': S3, 'b-nbclient': S4}
