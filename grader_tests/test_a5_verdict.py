@@ -727,6 +727,13 @@ def test_real_config_keeps_the_students_card():
         f"the course's config (course/grading/config.py) needs: {KEEP_CARD}"
 
 
+# Round 9's blind core students' cards (four defaults rows each), as written and with the tables
+# and code rows taken out (a core card after issue 44): through the real autograder, each earns
+# what it earns in process, 6.2 always, and loses 6.2b exactly when its two rows are gone.
+ROUND9_CARDS = {path.stem: path.read_text(encoding="utf-8") for path in sorted(
+    (Path(__file__).parent / "implementations" / "blind" / "cards").glob("round9-*.md"))}
+
+
 # One defect of each kind through the real autograder: a size header (6.2 and 6.2b), a code row
 # (6.2b only), a markdown docs row (6.2 only), the exhibit, a rule.
 REAL_DEFECTS = ("size-in-characters", "code-size-in-characters", "markdown-docs-size-out-of-range",
@@ -756,6 +763,9 @@ def _class():
            for n in REAL_DEFECTS},
         # a core-path card: two defaults rows (prose, markdown docs), the stretch tables as shipped
         "core-card": (reference, without_thumb_rows(_core_only(COMPLETE)), {}),
+        **{name: (reference, card, {}) for name, card in ROUND9_CARDS.items()},
+        **{f"{name}-two-rows": (reference, without_thumb_rows(card), {})
+           for name, card in ROUND9_CARDS.items()},
         **{f"tried-{n}": (reference, card, {}) for n, (card, _) in TRIED_CARDS.items()
            if n != "honest-long"},   # the reference's card is the honest long one
     }
@@ -815,6 +825,18 @@ def test_real_autograde_gives_a_core_card_with_two_defaults_rows_its_core_points
     stretch = sum(CARD_ITEMS[g] for g in ("test_card_families", "test_card_defaults_rules",
                                           "test_card_rules"))
     assert real_run[1]["core-card"] == (AUTOGRADED - stretch, AUTOGRADED + MANUAL)
+
+
+@pytest.mark.parametrize("name", sorted(ROUND9_CARDS))
+def test_real_autograde_gives_round_9s_cards_6_2_with_or_without_tables_and_code(real_run, name):
+    stretch = {"test_card_families", "test_card_defaults_rules", "test_card_rules"}
+    as_written = lost(score(card=ROUND9_CARDS[name]))
+    assert set(as_written) <= stretch - {"test_card_defaults_rules"}, as_written
+    two_rows = lost(score(card=without_thumb_rows(ROUND9_CARDS[name])))
+    assert two_rows == {**as_written, "test_card_defaults_rules": CARD_ITEMS["test_card_defaults_rules"]}
+    for student, lost_points in ((name, as_written), (f"{name}-two-rows", two_rows)):
+        assert real_run[1][student] == (AUTOGRADED - sum(lost_points.values()), AUTOGRADED + MANUAL), \
+            (student, lost_points)
 
 
 def test_real_autograde_without_the_file_loses_only_the_file_item(real_run):
