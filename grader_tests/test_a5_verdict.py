@@ -22,7 +22,8 @@ from course.lessons import decision_card, fence_check, real_docs
 from course.lessons.documents import LAB_QUERIES, POLICY
 from harness import (autograde, release_path, score_in_process, scratch_course, secret_lines,
                      source_path, submission)
-from implementations.a5_cards import CARD_ITEMS, COMPLETE, DEFECTIVE, FAIR_CARDS, TRIED_CARDS
+from implementations.a5_cards import (CARD_ITEM_LABELS, CARD_ITEMS, COMPLETE, DEFECTIVE, FAIR_CARDS,
+                                      TRIED_CARDS, cells_of, without_thumb_rows)
 
 A5 = "05-own-docs-verdict"
 AUTOGRADED = 42.0
@@ -83,14 +84,37 @@ def test_points_per_card_item_match_the_rubric():
 
 @pytest.mark.parametrize("name", sorted(DEFECTIVE))
 def test_each_card_defect_loses_exactly_its_item(name):
-    grade_cell, what, card = DEFECTIVE[name]
+    _, what, card = DEFECTIVE[name]
     overrides = None
     if card is None:  # the card pasted into the notebook instead of the file
         overrides = {"card_text": f"CARD_TEXT = {COMPLETE!r}"}
     report = score(overrides, card=card)
-    assert lost(report) == {grade_cell: CARD_ITEMS[grade_cell]}, f"{name} ({what}): {report.summary()}"
-    item = list(CARD_ITEMS).index(grade_cell) + 1
-    assert f"card item {item}" in report.failures[grade_cell]
+    cells = cells_of(name)
+    assert lost(report) == {g: CARD_ITEMS[g] for g in cells}, f"{name} ({what}): {report.summary()}"
+    for grade_cell in cells:
+        assert re.search(rf"card item {CARD_ITEM_LABELS[grade_cell]}\b", report.failures[grade_cell]), \
+            report.failures[grade_cell]
+
+
+def test_item_2_is_two_cells_with_the_defects_of_each():
+    """Issue 44: 6.2 grades the measured rows (core), 6.2b the tables and code rows (stretch);
+    the proofs hold a defect of each alone, and one (the size header) of both."""
+    lost_by = {cells_of(name) for name in DEFECTIVE}
+    assert {("test_card_defaults",), ("test_card_defaults_rules",),
+            ("test_card_defaults", "test_card_defaults_rules")} <= lost_by
+    assert sum(CARD_ITEMS.values()) == 14 and CARD_ITEMS["test_card_defaults"] == 2 \
+        and CARD_ITEMS["test_card_defaults_rules"] == 2
+
+
+def test_a_core_card_with_only_the_measured_rows_passes_6_2():
+    """A core-path card: the prose and markdown docs rows, the exhibit and the file; the
+    families, the tables and code rows and the rules left as the template ships them (or the
+    two rows taken out). It earns 6.2, 6.3 and 6.5 and loses only the stretch cells."""
+    stretch = {"test_card_families", "test_card_defaults_rules", "test_card_rules"}
+    for card in (_core_only(COMPLETE, thumb=True), without_thumb_rows(_core_only(COMPLETE))):
+        report = score(card=card)
+        assert lost(report) == {g: CARD_ITEMS[g] for g in stretch}, report.summary()
+        assert report.total == AUTOGRADED - sum(CARD_ITEMS[g] for g in stretch)
 
 
 @pytest.mark.parametrize("name", sorted(FAIR_CARDS))
@@ -100,12 +124,17 @@ def test_each_fair_card_earns_every_card_point(name):
     assert report.total == AUTOGRADED, f"{name}: {report.summary()}"
 
 
-def _core_only(card: str) -> str:
-    """``card`` with items 1 and 4 (the stretch tables) left as the template ships them."""
+def _core_only(card: str, thumb: bool = False) -> str:
+    """``card`` with items 1 and 4 (the stretch tables) left as the template ships them, and
+    with ``thumb`` the tables and code rows (6.2b) too."""
     template = decision_card.TEMPLATE
     for start, end in (("## 1.", "## 2."), ("## 4.", None)):
         shipped = template[template.index(start):template.index(end) if end else None]
         card = card.replace(card[card.index(start):card.index(end) if end else None], shipped)
+    if thumb:
+        for content in ("tables", "code"):
+            row = next(line for line in card.splitlines() if line.startswith(f"| {content} |"))
+            card = card.replace(row, f"| {content} | | | | |")
     return card
 
 
@@ -117,7 +146,14 @@ def test_the_format_check_says_the_core_items_pass_and_each_stretch_table_in_one
                                        POLICY, LAB_QUERIES)
     assert report[0].startswith("core items 2 and 3: ✓"), report
     assert report[1:] == ["families table, item 1 (stretch): 9 cells to fill",
+                          "tables and code defaults, item 2b (stretch): ✓",
                           "rules table, item 4 (stretch): 6 cells to fill"], report
+    for core in (_core_only(COMPLETE, thumb=True), without_thumb_rows(_core_only(COMPLETE))):
+        report = decision_card.card_report(decision_card.parse_card(core), fixed, POLICY, LAB_QUERIES)
+        assert report[0].startswith("core items 2 and 3: ✓"), report
+        assert report[2] == ("tables and code defaults, item 2b (stretch): 8 cells to fill"
+                             if "| tables | |" in core else
+                             "tables and code defaults, item 2b (stretch): no row for tables, code"), report
 
 
 def test_the_format_check_names_an_empty_or_thin_cell_once():
@@ -132,7 +168,7 @@ def test_the_format_check_names_an_empty_or_thin_cell_once():
                           "words, most of them saying something)"], report
     assert report[3].startswith("families table, item 1 (stretch): 7 cells to fill, 1 filled cell "
                                 "to say more in: fixed-size: the 'mechanism' cell"), report
-    assert len(report) == 5 and sum("fixed-size" in line for line in report) == 1, report
+    assert len(report) == 6 and sum("fixed-size" in line for line in report) == 1, report
     blank = decision_card.card_report(decision_card.parse_card(decision_card.TEMPLATE))
     assert len(blank) < 12 and not any("words" in line for line in blank), blank
 
@@ -150,11 +186,13 @@ def test_a_card_with_several_defects_gets_a_message_for_each():
             .replace("| A row means nothing without its header, so tables stay atomic and overlap "
                      "would only duplicate rows. |", "| atomic |"))
     report = score(card=card)
-    assert lost(report) == {"test_card_defaults": CARD_ITEMS["test_card_defaults"]}
-    message = report.failures["test_card_defaults"]
-    assert message.count("must be given in tokens") == 4
-    assert "over 50 %" in message and "code" in message
-    assert "tables: the why needs a whole sentence" in message
+    both = ("test_card_defaults", "test_card_defaults_rules")
+    assert lost(report) == {g: CARD_ITEMS[g] for g in both}
+    measured, thumb = (report.failures[g] for g in both)
+    assert measured.count("must be given in tokens") == 2 == thumb.count("must be given in tokens")
+    assert "prose" in measured and "markdown docs" in measured and "code" not in measured
+    assert "over 50 %" in thumb and "code" in thumb
+    assert "tables: the why needs a whole sentence" in thumb
 
 
 def test_no_card_at_all_costs_the_card_and_nothing_else():
@@ -689,6 +727,19 @@ def test_real_config_keeps_the_students_card():
         f"the course's config (course/grading/config.py) needs: {KEEP_CARD}"
 
 
+# Round 9's blind core students' cards (four defaults rows each), as written and with the tables
+# and code rows taken out (a core card after issue 44): through the real autograder, each earns
+# what it earns in process, 6.2 always, and loses 6.2b exactly when its two rows are gone.
+ROUND9_CARDS = {path.stem: path.read_text(encoding="utf-8") for path in sorted(
+    (Path(__file__).parent / "implementations" / "blind" / "cards").glob("round9-*.md"))}
+
+
+# One defect of each kind through the real autograder: a size header (6.2 and 6.2b), a code row
+# (6.2b only), a markdown docs row (6.2 only), the exhibit, a rule.
+REAL_DEFECTS = ("size-in-characters", "code-size-in-characters", "markdown-docs-size-out-of-range",
+                "exhibit-severs-nothing", "missing-rule")
+
+
 def _class():
     reference = submission(A5)
     no_file = submission(A5, {"card_text": f"CARD_TEXT = {COMPLETE!r}"})
@@ -709,7 +760,12 @@ def _class():
         "knowledge-two-of-three": (submission(A5, CORRECT_VARIANTS["knowledge-two-of-three"]),
                                    COMPLETE, {}),
         **{f"card-{n}": (reference, DEFECTIVE[n][2], {})
-           for n in ("size-in-characters", "exhibit-severs-nothing", "missing-rule")},
+           for n in REAL_DEFECTS},
+        # a core-path card: two defaults rows (prose, markdown docs), the stretch tables as shipped
+        "core-card": (reference, without_thumb_rows(_core_only(COMPLETE)), {}),
+        **{name: (reference, card, {}) for name, card in ROUND9_CARDS.items()},
+        **{f"{name}-two-rows": (reference, without_thumb_rows(card), {})
+           for name, card in ROUND9_CARDS.items()},
         **{f"tried-{n}": (reference, card, {}) for n, (card, _) in TRIED_CARDS.items()
            if n != "honest-long"},   # the reference's card is the honest long one
     }
@@ -746,10 +802,10 @@ def test_real_autograde_gives_the_blank_release_zero(real_run):
     assert real_run[1]["blank"] == (0.0, AUTOGRADED + MANUAL)
 
 
-@pytest.mark.parametrize("name", ["size-in-characters", "exhibit-severs-nothing", "missing-rule"])
+@pytest.mark.parametrize("name", REAL_DEFECTS)
 def test_real_autograde_takes_exactly_the_defective_items_points(real_run, name):
-    grade_cell = DEFECTIVE[name][0]
-    assert real_run[1][f"card-{name}"] == (AUTOGRADED - CARD_ITEMS[grade_cell], AUTOGRADED + MANUAL)
+    lost_points = sum(CARD_ITEMS[g] for g in cells_of(name))
+    assert real_run[1][f"card-{name}"] == (AUTOGRADED - lost_points, AUTOGRADED + MANUAL)
 
 
 @pytest.mark.parametrize("name", sorted(set(TRIED_CARDS) - {"honest-long"}))
@@ -763,6 +819,24 @@ def test_real_autograde_gives_each_tried_card_its_points_and_leaves_the_reasons_
         grade = gb.find_grade("card_reasons", source_path(A5).stem, A5, f"tried-{name}")
         assert grade.max_score == CARD_REASONS and grade.auto_score is None
         assert grade.manual_score is None and grade.needs_manual_grade
+
+
+def test_real_autograde_gives_a_core_card_with_two_defaults_rows_its_core_points(real_run):
+    stretch = sum(CARD_ITEMS[g] for g in ("test_card_families", "test_card_defaults_rules",
+                                          "test_card_rules"))
+    assert real_run[1]["core-card"] == (AUTOGRADED - stretch, AUTOGRADED + MANUAL)
+
+
+@pytest.mark.parametrize("name", sorted(ROUND9_CARDS))
+def test_real_autograde_gives_round_9s_cards_6_2_with_or_without_tables_and_code(real_run, name):
+    stretch = {"test_card_families", "test_card_defaults_rules", "test_card_rules"}
+    as_written = lost(score(card=ROUND9_CARDS[name]))
+    assert set(as_written) <= stretch - {"test_card_defaults_rules"}, as_written
+    two_rows = lost(score(card=without_thumb_rows(ROUND9_CARDS[name])))
+    assert two_rows == {**as_written, "test_card_defaults_rules": CARD_ITEMS["test_card_defaults_rules"]}
+    for student, lost_points in ((name, as_written), (f"{name}-two-rows", two_rows)):
+        assert real_run[1][student] == (AUTOGRADED - sum(lost_points.values()), AUTOGRADED + MANUAL), \
+            (student, lost_points)
 
 
 def test_real_autograde_without_the_file_loses_only_the_file_item(real_run):

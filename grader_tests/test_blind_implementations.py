@@ -161,6 +161,25 @@ def test_core_only_blind_student_passes_every_core_test(number, name, cells):
     assert not core & set(report.failures), f"{name}: {report.summary()}"
 
 
+# Issue 44: the card's item 2 is two cells, 6.2 (prose and markdown docs, measured: core) and 6.2b
+# (tables and code, by rule of thumb: stretch). Round 9's core students filled all four rows; with
+# the tables and code rows taken out, their cards still pass 6.2 and lose only 6.2b.
+ROUND9_CARDS = [(name, cells) for number, name, cells in CORE_ONLY
+                if number == 5 and name.startswith("round9-")]
+
+
+@pytest.mark.parametrize("name, cells", ROUND9_CARDS, ids=[name for name, _ in ROUND9_CARDS])
+def test_round9_core_card_with_only_the_measured_rows_passes_6_2(name, cells):
+    from implementations.a5_cards import without_thumb_rows
+    card = without_thumb_rows((CARDS / f"{name}.md").read_text(encoding="utf-8"))
+    assert "| prose |" in card and "| tables |" not in card and "| code |" not in card
+    report = score_in_process(A5, {**cells, "card_text": f"CARD_TEXT = {card!r}"}, blank=True)
+    core = _core_tests(A5) - {"test_card_file"}
+    assert "test_card_defaults" in core and "test_card_defaults_rules" not in core
+    assert not core & set(report.failures), f"{name}: {report.summary()}"
+    assert "no row for tables, code" in report.failures["test_card_defaults_rules"], report.summary()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("number", (3, 4))
 def test_core_only_students_through_the_real_autograder(number):

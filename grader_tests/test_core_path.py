@@ -291,7 +291,7 @@ def test_assignment_5_intro_names_every_stop_of_run_all_on_the_core_path():
         if cell.cell_type == "markdown" and cell.source.startswith(("## ", "### ")):
             if skipping and core:  # the student goes on at the next core heading
                 skipping = False
-            label = re.match(r"#+ (Part \d+|\d\.\d)", cell.source)
+            label = re.match(r"#+ (Part \d+|\d\.\d[a-z]?)", cell.source)
             if label and (cell.source.startswith("## ") or "." in label.group(1)):
                 heading = label.group(1)
         if skipping or cell.cell_type != "code":  # a failing test cell stops Run All too
@@ -310,29 +310,51 @@ def test_assignment_5_intro_names_every_stop_of_run_all_on_the_core_path():
     # Walk 7: Part 2's prediction stopped it before Part 4; Parts 2-3 now follow Part 6. Walk 9:
     # Run All stops at 5.2's failing test, so 5.3's stub never ran and the plot (core) raised
     # NameError for evidence_iou: the stops are the stretch 5.2's test and the card's stretch
-    # families and rules (6.1, 6.4), each named, and the core path after each runs.
+    # families and rules (6.1, 6.4), each named, and the core path after each runs. Issue 44:
+    # the card's tables and code defaults (6.2b) are stretch, a stop of their own.
     assert stops == [("test_evidence_precision", "5.2"), ("test_card_families", "6.1"),
-                     ("test_card_rules", "6.4")], stops
+                     ("test_card_defaults_rules", "6.2b"), ("test_card_rules", "6.4")], stops
     assert "Part 2" not in navigation.split("come after")[0]
     for gid, heading in stops:
         assert heading in navigation, f"Run All stops at {gid} ({heading}), not named: {navigation[:200]}"
 
 
 def test_assignment_5s_core_card_is_its_defaults_exhibit_and_file():
-    """Walk 6: the card alone took 38 minutes. Its core is items 2, 3 and 5; the families (6.1)
-    and the rules (6.4) are stretch, still graded, and course-check counts them so."""
+    """Walk 6: the card alone took 38 minutes. Its core is items 2 (the measured rows), 3 and 5;
+    the families (6.1), the tables and code defaults (6.2b) and the rules (6.4) are stretch,
+    still graded, and course-check counts them so."""
     from course.lessons.course_check import is_test, paths
     cells = nbformat.read(release_path(A5), as_version=4).cells
     marked = {cell.metadata["nbgrader"]["grade_id"]: path
               for cell, path in zip(cells, paths(cells)) if is_test(cell)}
     card = {gid: path for gid, path in marked.items() if gid.startswith("test_card_")}
     assert card == {"test_card_families": "stretch", "test_card_defaults": "core",
-                    "test_card_exhibit": "core", "test_card_rules": "stretch",
-                    "test_card_file": "core"}, card
+                    "test_card_defaults_rules": "stretch", "test_card_exhibit": "core",
+                    "test_card_rules": "stretch", "test_card_file": "core"}, card
     # issue 44: 5.4 (test_my_questions) moved to stretch, so the core counts five test cells
     assert sum(path == "core" for path in marked.values()) == 5 and marked["test_my_questions"] == "stretch"
-    assert {"test_card_families", "test_card_rules"} <= _stretch_tests(A5)
+    assert {"test_card_families", "test_card_defaults_rules", "test_card_rules"} <= _stretch_tests(A5)
     assert '"core path: 5 of 5 test cells pass"' in " ".join(cells[-1].source.split())
+
+
+def test_assignment_5_core_student_passes_6_2_with_two_defaults_rows(tmp_path, monkeypatch):
+    """Issue 44: the card's core defaults (6.2) are the two rows Part 5 measured. The core-path
+    student above (the document, ``evidence_recall``, the quiz) with a card of only the prose and
+    markdown docs rows passes every core test cell; 6.2b (tables and code, stretch) says the
+    rows are missing."""
+    from course.lessons.course_check import is_test, paths
+    from harness import score_in_process
+    from implementations.a5_cards import COMPLETE, without_thumb_rows
+    monkeypatch.chdir(tmp_path)  # no chunking_notes.md here: the card is CARD_TEXT
+    answers = solutions(nbformat.read(source_path(A5), as_version=4))
+    card = without_thumb_rows(COMPLETE)
+    written = {gid: answers[gid] for gid in ("doc_choice", "evidence_recall", "knowledge")}
+    report = score_in_process(A5, {**written, "card_text": f"CARD_TEXT = {card!r}"}, blank=True)
+    cells = nbformat.read(release_path(A5), as_version=4).cells
+    core = {cell.metadata["nbgrader"]["grade_id"] for cell, path in zip(cells, paths(cells))
+            if is_test(cell) and path == "core"} - {"test_card_file"}  # the file: a real submission
+    assert "test_card_defaults" in core and not core & set(report.failures), report.summary()
+    assert "no row for tables, code" in report.failures["test_card_defaults_rules"], report.summary()
 
 
 def _plot_cell_namespace(doc_choice, document, my_questions):

@@ -4,7 +4,9 @@ The card has a title and four numbered sections, each a markdown table or a fenc
 
 1. the three families: fixed-size, recursive, structure-aware -- mechanism, best for, failure mode;
 2. defaults per content type: prose, markdown docs, tables, code -- size in tokens, overlap in
-   percent, separator priority, and a one-sentence why;
+   percent, separator priority, and a one-sentence why; graded in two cells: the rows measured
+   in Part 5 (prose, markdown docs: core, 6.2) and the rows by rule of thumb (tables, code:
+   stretch, 6.2b);
 3. the torn-answer exhibit: a chunk pasted verbatim in a fenced block, with the fixed chunker's
    settings that produced it (``size = …, overlap = …`` in characters) and the question it tears;
 4. the chunk-time rules: metadata stamping, table atomicity, heading-path prefixing -- what
@@ -30,6 +32,8 @@ CARD_FILE = "chunking_notes.md"
 
 FAMILIES = ("fixed-size", "recursive", "structure-aware")
 CONTENT_TYPES = ("prose", "markdown docs", "tables", "code")
+MEASURED_CONTENT = ("prose", "markdown docs")   # 6.2 (core): taken from Part 5's measurements
+THUMB_CONTENT = ("tables", "code")              # 6.2b (stretch): by rule of thumb
 RULES = ("metadata stamping", "table atomicity", "heading-path prefixing")
 
 _FAMILY_KEYS = {"fixed-size": ("fixed",), "recursive": ("recursive",),
@@ -207,12 +211,14 @@ def _unit_problems(content: str, size: str, size_head: str, overlap: str, over_h
     return problems
 
 
-def defaults_problems(card: Card) -> list[str]:
-    """Item 2's autograded rubric: units and ranges, a separator priority, a why of a sentence."""
+def defaults_problems(card: Card, contents=CONTENT_TYPES) -> list[str]:
+    """Item 2's autograded rubric on the rows of ``contents`` (the others are not looked at):
+    units and ranges, a separator priority, a why of a sentence. 6.2 grades the measured rows
+    (``MEASURED_CONTENT``), 6.2b those by rule of thumb (``THUMB_CONTENT``)."""
     size_head = card.default_headers.get("size", "").lower()  # "size (tokens)": the unit
     over_head = card.default_headers.get("overlap", "").lower()
     problems = []
-    for content in CONTENT_TYPES:
+    for content in contents:
         row = card.defaults.get(content)
         if row is None:
             continue
@@ -335,14 +341,23 @@ def _stretch_line(label: str, rows: dict, names, columns, problems) -> str:
     return f"{label} (stretch): " + (", ".join(said) if said else "✓")
 
 
+def _of_thumb_rows(problem: str) -> bool:
+    """True for a format problem of a tables or code row (6.2b's, stretch)."""
+    return any(problem == f"defaults table: no row for {content}"
+               or problem.startswith(f"defaults table, {content}:") for content in THUMB_CONTENT)
+
+
 def core_problems(card: Card, chunk_fixed=None, document: str = "", queries=()) -> list[str]:
-    """What the autograded rubric rejects in the core items, 2 (defaults) and 3 (exhibit), one
-    line each and each cell once: an empty cell is said to be empty, not also too short."""
+    """What the autograded rubric rejects in the core items, 2's measured rows (prose, markdown
+    docs) and 3 (exhibit), one line each and each cell once: an empty cell is said to be empty,
+    not also too short. The tables and code rows (6.2b) are stretch: ``card_report``'s line."""
     shape = [p for p in format_problems(card)
-             if not p.startswith(("families table", "rules table"))]
+             if not p.startswith(("families table", "rules table")) and not _of_thumb_rows(p)]
     problems = [p for p in shape if not p.startswith("exhibit")]  # the title and the defaults
-    filled = Card(defaults=_with_stand_ins(card.defaults), default_headers=card.default_headers)
-    problems += [f"defaults table, {p}" for p in _not_of_a_stand_in(defaults_problems(filled))]
+    measured = {c: row for c, row in card.defaults.items() if c in MEASURED_CONTENT}
+    filled = Card(defaults=_with_stand_ins(measured), default_headers=card.default_headers)
+    problems += [f"defaults table, {p}"
+                 for p in _not_of_a_stand_in(defaults_problems(filled, MEASURED_CONTENT))]
     problems += [p for p in shape if p.startswith("exhibit")]
     settings_given = card.exhibit.size is not None and card.exhibit.overlap is not None
     if chunk_fixed is not None and settings_given:  # else the line above asks for them
@@ -351,15 +366,21 @@ def core_problems(card: Card, chunk_fixed=None, document: str = "", queries=()) 
 
 
 def card_report(card: Card, chunk_fixed=None, document: str = "", queries=()) -> list[str]:
-    """The format check's lines, core first: whether items 2 and 3 pass (or their problems),
-    then one line for each stretch table (items 1 and 4), never the same cell twice; a core
-    student who left the stretch tables as shipped reads that the core passes."""
+    """The format check's lines, core first: whether items 2 (its measured rows) and 3 pass (or
+    their problems), then one line for each stretch part (items 1, 2b and 4), never the same
+    cell twice; a core student who left the stretch parts as shipped reads that the core passes."""
     core = core_problems(card, chunk_fixed, document, queries)
-    lines = (["core items 2 and 3: ✓ the defaults table and the exhibit pass the autograded checks"]
+    lines = (["core items 2 and 3: ✓ the measured defaults (prose, markdown docs) and the exhibit "
+              "pass the autograded checks"]
              if not core else ["core items 2 and 3, still to do:"] + [f"  - {p}" for p in core])
     families = family_problems(Card(families=_with_stand_ins(card.families)))
     lines.append(_stretch_line("families table, item 1", card.families, FAMILIES,
                                ("mechanism", "best for", "failure mode"), families))
+    thumb = {c: row for c, row in card.defaults.items() if c in THUMB_CONTENT}
+    by_rule = _not_of_a_stand_in(defaults_problems(
+        Card(defaults=_with_stand_ins(thumb), default_headers=card.default_headers), THUMB_CONTENT))
+    lines.append(_stretch_line("tables and code defaults, item 2b", thumb, THUMB_CONTENT,
+                               ("size", "overlap", "separators", "why"), by_rule))
     rules = rule_problems(Card(rules=_with_stand_ins(card.rules)))
     lines.append(_stretch_line("rules table, item 4", card.rules, RULES, ("what", "why"), rules))
     if not rubric_problems(card, chunk_fixed, document, queries):
@@ -473,8 +494,9 @@ Sizes are in **tokens**, overlap in **percent** of the chunk size.
 
 ## 2. Defaults per content type
 
-Separator priority: strongest first, chosen from heading, code fence, blank line, table row
-end, line end, sentence end, space.
+Prose and markdown docs: from what you measured in Part 5. Tables and code (stretch, 6.2b): by
+rule of thumb; on the core path leave their rows empty. Separator priority: strongest first,
+chosen from heading, code fence, blank line, table row end, line end, sentence end, space.
 
 | content | size (tokens) | overlap (%) | separator priority | why (one sentence) |
 |---|---|---|---|---|

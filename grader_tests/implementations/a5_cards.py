@@ -1,7 +1,10 @@
 """Assignment 5: a complete decision card, and one defective card per rubric case.
 
-``COMPLETE`` earns every card point. ``DEFECTIVE[name] = (grade id that must lose its points,
-what is wrong, card text or None for "no file")``: each differs from ``COMPLETE`` in one place.
+``COMPLETE`` earns every card point. ``DEFECTIVE[name] = (grade id that must lose its points (a
+tuple of them where one fault is in both: the defaults table's size header is both 6.2's and
+6.2b's), what is wrong, card text or None for "no file")``: each differs from ``COMPLETE`` in one
+place. Item 2 is two grade cells: 6.2 the measured rows (prose, markdown docs), 6.2b the rows by
+rule of thumb (tables, code); a fault in one row costs only its cell.
 The exhibit is the fixed chunker's first chunk of the lab's policy at size 120, overlap 20:
 it holds "Individual purchases over 500 USD" and is cut inside "written manager pre-approval".
 """
@@ -80,11 +83,12 @@ DEFECTIVE = {
     "family-without-failure-mode": ("test_card_families", "a family's failure mode is empty",
                                     _replace("| a huge section still needs splitting, and a flat "
                                              "document gains nothing |", "| |")),
-    "size-in-characters": ("test_card_defaults", "the sizes are characters, not tokens",
+    "size-in-characters": (("test_card_defaults", "test_card_defaults_rules"),
+                           "the sizes are characters, not tokens (the header of all four rows)",
                            _replace("| size (tokens) |", "| size (characters) |")),
     "overlap-over-half": ("test_card_defaults", "prose overlap of 60 %",
                           _replace("| prose | 256 | 15 |", "| prose | 256 | 60 |")),
-    "default-without-why": ("test_card_defaults", "the code row's why is two words",
+    "default-without-why": ("test_card_defaults_rules", "the code row's why is two words",
                             _replace("| A function or example is only usable whole, so split at "
                                      "definitions rather than paying for overlap. |",
                                      "| keeps functions |")),
@@ -108,8 +112,18 @@ DEFECTIVE = {
 }
 
 # Which grade cells the card's rubric items are, and their points.
-CARD_ITEMS = {"test_card_families": 2, "test_card_defaults": 4, "test_card_exhibit": 4,
-              "test_card_rules": 2, "test_card_file": 2}
+CARD_ITEMS = {"test_card_families": 2, "test_card_defaults": 2, "test_card_defaults_rules": 2,
+              "test_card_exhibit": 4, "test_card_rules": 2, "test_card_file": 2}
+# The item each grade cell's messages name ("card item 2b: …").
+CARD_ITEM_LABELS = {"test_card_families": "1", "test_card_defaults": "2",
+                    "test_card_defaults_rules": "2b", "test_card_exhibit": "3", "test_card_rules": "4",
+                    "test_card_file": "5"}
+
+
+def cells_of(name: str) -> tuple[str, ...]:
+    """The grade cells ``DEFECTIVE[name]`` must lose, each all its points."""
+    cells = DEFECTIVE[name][0]
+    return (cells,) if isinstance(cells, str) else tuple(cells)
 
 
 def _policy_windows(size: int, overlap: int) -> list[str]:
@@ -143,6 +157,25 @@ DEFECTIVE.update({
         "test_card_exhibit", "a chunk with part of an answer that the chunk before holds whole",
         _replace(_EXHIBIT, _WHOLE_ELSEWHERE).replace(_SETTINGS, "size = 130, overlap = 40")),
 })
+
+# Item 2 split in two (6.2 measured, 6.2b by rule of thumb): a fault in one row costs only its cell.
+DEFECTIVE.update({
+    "tables-row-missing": ("test_card_defaults_rules", "the tables row is gone (6.2b's row)",
+                           _without_line("| tables |")),
+    "code-size-in-characters": ("test_card_defaults_rules", "the code row's size says characters",
+                                _replace("| code | 400 | 0 |", "| code | 1,600 characters | 0 |")),
+    "markdown-docs-row-missing": ("test_card_defaults", "the markdown docs row is gone (6.2's row)",
+                                  _without_line("| markdown docs |")),
+    "markdown-docs-size-out-of-range": ("test_card_defaults", "markdown docs at 10,000 tokens",
+                                        _replace("| markdown docs | 400 |", "| markdown docs | 10,000 |")),
+})
+
+
+def without_thumb_rows(card: str) -> str:
+    """``card`` with its tables and code rows (6.2b, stretch) taken out: a core-path card."""
+    return "".join(line for line in card.splitlines(keepends=True)
+                   if not line.startswith(("| tables |", "| code |")))
+
 
 # Cards a careful student may write that must earn every card point.
 FAIR_CARDS = {
