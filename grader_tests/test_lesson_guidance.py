@@ -154,14 +154,19 @@ def test_every_validate_sentence_names_course_check(assignment):
                 assert f"`course-check {path.name}`" in sentence, sentence
 
 
+FOLDED_CHECKS = {"probe_chunkers"}  # locked checks that carry no points
+
+
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_test_cells_fold_their_code_and_show_their_result(assignment):
     """Issue 44: a core student read past a page of check code under each graded function.
-    In the release every test cell's code is folded (JupyterLab's ``source_hidden``); its output,
-    the message the student acts on, is not; no other cell is folded."""
+    In the release every test cell's code is folded (JupyterLab's ``source_hidden``), and so is
+    A5's probe of the pasted chunkers (a check the core path runs); their output, the message the
+    student acts on, is not; no other cell is folded."""
     for cell in release_cells(assignment):
         grading = cell.metadata.get("nbgrader", {})
-        is_test = cell.cell_type == "code" and grading.get("grade") and not grading.get("solution")
+        is_test = cell.cell_type == "code" and (grading.get("grade_id") in FOLDED_CHECKS or (
+            grading.get("grade") and not grading.get("solution")))
         folded = cell.metadata.get("jupyter", {})
         assert bool(folded.get("source_hidden")) == bool(is_test), (grading.get("grade_id"), folded)
         assert not folded.get("outputs_hidden"), grading.get("grade_id")
