@@ -416,3 +416,42 @@ def test_assignment_3s_part_5_says_first_where_the_core_path_goes_on():
     first = " ".join(part5.split("\n\n")[1].split())
     assert first.startswith("On the core path, *Run All* stops here") and "Demonstration 1" in first, first
     assert part5.count("On the core path") == 1, part5
+
+
+def _visible_card_checks(card: str) -> dict[str, str]:
+    """The release's visible card test cells (6.1-6.4) run on ``card`` as CARD_TEXT: grade id ->
+    "pass" or the message a student sees (what course-check counts)."""
+    cells = nbformat.read(release_path(A5), as_version=4).cells
+    namespace = {"CARD_TEXT": card}
+    exec(compile(cells[1].source, "setup", "exec"), namespace)
+    results = {}
+    for cell in cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if gid.startswith("test_card_") and gid != "test_card_file":
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    exec(compile(cell.source, gid, "exec"), dict(namespace))
+                results[gid] = "pass"
+            except AssertionError as error:
+                results[gid] = str(error)
+    return results
+
+
+def test_assignment_5s_visible_card_checks_are_the_rubric_so_course_check_tells_the_truth():
+    """Round 10's walk: a card with a size in characters and an exhibit that severs nothing
+    passed "core path: 5 of 5" in course-check (the visible cells checked only that rows were
+    there; the rubric ran hidden, though the format check already shows it). The visible cells
+    now run the rubric: each fault fails its own cell, and an empty stretch table fails (so Run
+    All stops where the notes say)."""
+    from implementations.a5_cards import COMPLETE, without_thumb_rows
+    assert set(_visible_card_checks(COMPLETE).values()) == {"pass"}
+    in_characters = COMPLETE.replace("| prose | 256 |", "| prose | 256 characters |")
+    assert "prose" in _visible_card_checks(in_characters)["test_card_defaults"]
+    not_severing = COMPLETE.replace("size = 120, overlap = 20", "size = 180, overlap = 40")
+    assert _visible_card_checks(not_severing)["test_card_exhibit"] != "pass"
+    core_only = without_thumb_rows(COMPLETE)
+    core_only = re.sub(r"(?m)^\| (fixed-size|recursive|structure-aware) \|.*$", r"| \1 | | | |", core_only)
+    results = _visible_card_checks(core_only)
+    assert results["test_card_defaults"] == results["test_card_exhibit"] == "pass", results
+    for gid in ("test_card_families", "test_card_defaults_rules"):
+        assert results[gid] != "pass", gid

@@ -481,7 +481,9 @@ def format_problems(card: Card) -> list[str]:
 
 TEMPLATE = """# Chunking decision card
 
-Fill every empty cell; keep the headings, the first column of each table and the fence lines.
+Fill the empty cells of the core items (section 2's prose and markdown docs rows, section 3);
+sections 1 and 4 and the tables and code rows are stretch. Keep the headings, the first column
+of each table and the fence lines.
 Sizes are in **tokens**, overlap in **percent** of the chunk size.
 
 ## 1. The three families
