@@ -418,12 +418,14 @@ def test_assignment_3s_part_5_says_first_where_the_core_path_goes_on():
     assert part5.count("On the core path") == 1, part5
 
 
-def _visible_card_checks(card: str) -> dict[str, str]:
-    """The release's visible card test cells (6.1-6.4) run on ``card`` as CARD_TEXT: grade id ->
-    "pass" or the message a student sees (what course-check counts)."""
+def _visible_card_checks(card: str, **student) -> dict[str, str]:
+    """The release's visible card test cells (6.1-6.4) run on ``card`` as CARD_TEXT, after the
+    setup cell and any names the ``student`` set: grade id -> "pass" or the message a student
+    sees (what course-check counts)."""
     cells = nbformat.read(release_path(A5), as_version=4).cells
     namespace = {"CARD_TEXT": card}
     exec(compile(cells[1].source, "setup", "exec"), namespace)
+    namespace.update(student)
     results = {}
     for cell in cells:
         gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
@@ -449,6 +451,11 @@ def test_assignment_5s_visible_card_checks_are_the_rubric_so_course_check_tells_
     assert "prose" in _visible_card_checks(in_characters)["test_card_defaults"]
     not_severing = COMPLETE.replace("size = 120, overlap = 20", "size = 180, overlap = 40")
     assert _visible_card_checks(not_severing)["test_card_exhibit"] != "pass"
+    # The lab's policy and queries come from the course, not from names the student may rebind.
+    window = not_severing.split("```text\n")[1].split("\n```")[0]
+    rebound = {"POLICY": window + "\n" + window, "LAB_QUERIES": (),
+               "chunk_fixed": lambda text, size, overlap: [window, "x"]}
+    assert _visible_card_checks(not_severing, **rebound)["test_card_exhibit"] != "pass"
     core_only = without_thumb_rows(COMPLETE)
     core_only = re.sub(r"(?m)^\| (fixed-size|recursive|structure-aware) \|.*$", r"| \1 | | | |", core_only)
     results = _visible_card_checks(core_only)
