@@ -1,7 +1,7 @@
 """The sandboxes' command lines, read without running bubblewrap.
 
 ``sandbox.kernel.bwrap_argv`` (the student's kernel), ``judge.sandbox.judge_argv`` (the judge of
-test cells) and ``sandbox.kernel.workspace_argv`` (the submission's files, copied in; the copy
+test cells) and ``sandbox.spec.workspace_argv`` (the submission's files, copied in; the copy
 back out is ``test_bring_back.py``'s) are where the sandbox's promises are written down (README, "What the grading sandbox enforces"). Each
 command line is parsed option by option (an option this parser does not know fails the test:
 a new one must be thought about here), every descriptor it hands bwrap is resolved to the file
@@ -129,7 +129,7 @@ def _under(path: str, folder: Path) -> bool:
 # --------------------------------------------------------------------------- the submission's files
 
 def test_the_workspace_holds_regular_files_and_folders_only_with_top_notebooks_empty(submission, close_fds):
-    parsed = parse(["bwrap", *sandbox_kernel.workspace_argv(submission, submission)])
+    parsed = parse(["bwrap", *sandbox_spec.workspace_argv(submission, submission)])
     files = {target: parsed.opened[fd] for fd, target in parsed.all("--file")}
     assert files == {str(submission / p): str(submission / p) for p in
                      ("helper.py", "data/notes.md", "data/old.ipynb", "data/more/deep.txt",
@@ -144,7 +144,7 @@ def test_the_workspace_holds_regular_files_and_folders_only_with_top_notebooks_e
 
 
 def test_the_workspaces_descriptors_are_read_only_inheritable_and_never_follow_links(submission, close_fds):
-    argv = sandbox_kernel.workspace_argv(submission, Path("/inside"))
+    argv = sandbox_spec.workspace_argv(submission, Path("/inside"))
     parsed = parse(["bwrap", *argv])
     assert all(t.startswith("/inside/") for t in parsed.targets("--file", "--ro-bind", "--dir"))
     for fd in parsed.opened:
@@ -158,7 +158,7 @@ def test_the_workspaces_descriptors_are_read_only_inheritable_and_never_follow_l
 
 def test_the_judge_empties_notebooks_its_own_way(submission, close_fds):
     empty = ("--perms", "0444", "--file", sandbox_spec.fd(Path(os.devnull)))
-    parsed = parse(["bwrap", *sandbox_kernel.workspace_argv(submission, submission, empty=empty)])
+    parsed = parse(["bwrap", *sandbox_spec.workspace_argv(submission, submission, empty=empty)])
     notebook = str(submission / "packing_by_hand.ipynb")
     assert [parsed.opened[fd] for fd, target in parsed.all("--file") if target == notebook] == [os.devnull]
     assert parsed.modifiers("--file", notebook) == {"--perms": "0444"}, "read-only, and empty"

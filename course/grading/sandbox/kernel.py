@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 
 from course.grading.sandbox.environment import sandbox_environment
-from course.grading.sandbox.spec import SANDBOX_GID, SANDBOX_UID, fd  # noqa: F401 (who it is inside)
+from course.grading.sandbox.spec import SANDBOX_GID, SANDBOX_UID  # noqa: F401 (who it is inside)
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[3]  # the repository holding course/ and .venv/
 MEMORY_BYTES = 3 * 1024 ** 3
@@ -39,6 +39,7 @@ WORKSPACE_BYTES = 128 * 1024 ** 2   # the submission's writable folder: its quot
 TMP_BYTES = 64 * 1024 ** 2          # /tmp and /dev/shm
 HIDDEN_BYTES = 64 * 1024            # the empty, read-only folders that hide the course roots
 OUTSIDE_BASE = 2_000_000_000        # + the kernel's pid: who it is on the host when root grades
+STDERR_BYTES = 1024 ** 2            # what one kernel may write into the run log (``relay``)
 # Where other people's and services' files live: every user's home (a TA's clone, another
 # course), service data (PostgreSQL's, mail, spools, backups), mounts, and services' sockets
 # (``/run``: PostgreSQL's, Docker's; a socket file is reached through the file system, its own
@@ -118,28 +119,6 @@ def build_font_cache() -> None:
     """Make sure the grader has a font list to lend its kernels (built once, on first use)."""
     if not font_caches():
         import matplotlib.font_manager  # noqa: F401  (importing it writes the list)
-
-
-def workspace_argv(source: Path, dest: Path, depth: int = 0,
-                   empty: tuple[str, ...] = ("--ro-bind", "/dev/null")) -> list[str]:
-    """bwrap options copying the regular files and folders of ``source`` into ``dest``.
-
-    Links, devices and fifos are skipped (intake refuses such submissions before this); the
-    notebooks at the top read as empty (``empty`` + the notebook's path), as the one being
-    graded holds the hidden tests.
-    """
-    argv = []
-    for entry in sorted(os.scandir(source), key=lambda e: e.name):
-        target = dest / entry.name
-        mode = entry.stat(follow_symlinks=False).st_mode
-        if depth == 0 and entry.name.endswith(".ipynb") and stat.S_ISREG(mode):
-            argv += [*empty, str(target)]
-        elif stat.S_ISREG(mode):
-            argv += ["--perms", "0644", "--file", fd(Path(entry.path)), str(target)]
-        elif stat.S_ISDIR(mode) and depth < 8:
-            argv += ["--dir", str(target)] + workspace_argv(Path(entry.path), target, depth + 1,
-                                                             empty)
-    return argv
 
 
 def sys_kept() -> list[Path]:
@@ -335,8 +314,6 @@ def stderr_through_a_relay() -> None:
     """Make this process's stderr (and so the kernel's) a pipe that a forked relay copies to
     the real one (the run log), 1 MiB at most: the log's own descriptor in a kernel could be
     truncated, wiping what classmates' grading wrote there, or filled."""
-    from course.grading.sandbox.template import relay
-
     source, sink = os.pipe()
     if os.fork() == 0:
         os.close(sink)
@@ -347,6 +324,22 @@ def stderr_through_a_relay() -> None:
     os.close(source)
     os.dup2(sink, 2)
     os.close(sink)
+
+
+def relay(source: int, target: int, limit: int = STDERR_BYTES, close: bool = False) -> None:
+    """Copy what arrives on ``source`` to ``target`` (at most ``limit`` bytes; the rest is
+    read and dropped) until it ends; then close ``source`` (and, with ``close``, ``target``)."""
+    copied = 0
+    while chunk := os.read(source, 1 << 16):
+        if copied < limit:
+            try:
+                os.write(target, chunk[:limit - copied])
+            except OSError:
+                pass
+            copied += len(chunk)
+    os.close(source)
+    if close:
+        os.close(target)
 
 
 if __name__ == "__main__":

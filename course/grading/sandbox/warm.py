@@ -26,7 +26,6 @@ from pathlib import Path
 from course.grading.sandbox import cgroups, environment, kernel, namespaces as ns
 from course.grading.sandbox import spec as sandbox_spec
 from course.grading.sandbox.runtime import hand_over
-from course.grading.sandbox.template import JUDGE_MODULES, NOT_FOR_KERNELS
 from course.grading.settings import CourseSettings
 
 
@@ -44,7 +43,7 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         os.setsid()
         os.environ.clear()  # what the sandbox is built from: the launcher's settings, no more
         os.environ.update({k: v for k, v in request.pop("settings", {}).items()
-                           if k not in NOT_FOR_KERNELS})
+                           if k not in environment.NOT_FOR_KERNELS})
         # its settings come from the environment set above
         launch = JudgeLaunch if request.get("role") == "judge" else KernelLaunch
         sandbox = launch(request)
@@ -122,7 +121,7 @@ class KernelLaunch:
 class JudgeLaunch:
     """What ``start`` builds for a judge of test cells: the host uid the request names (the
     worker's judge uid, never a kernel's), the sandbox of ``sandbox.judge.judge_spec``, and
-    the request's ``entry`` ("module:function" of ``template.JUDGE_MODULES``, which the
+    the request's ``entry`` ("module:function" of ``judge.JUDGE_MODULES``, which the
     template imported as it warmed up: nothing else runs, nothing is imported on request)."""
 
     def __init__(self, request: dict):
@@ -135,7 +134,7 @@ class JudgeLaunch:
         self.uid = uid
         module, _, function = str(request.get("entry", "")).partition(":")
         self.entry = getattr(sys.modules.get(module), function, None)
-        if module not in JUDGE_MODULES or not callable(self.entry):
+        if module not in judge.JUDGE_MODULES or not callable(self.entry):
             raise ValueError(f"not a judge's entry: {request.get('entry')!r}")
         self.spec = judge.judge_spec(self.workdir)
 
