@@ -21,9 +21,6 @@ FIXED = {"HOME": "/tmp", "MPLBACKEND": "Agg", "OPENBLAS_NUM_THREADS": "1",
 PASSED = ("LANG", "LANGUAGE", "TZ", "NBGRADER_EXECUTION")
 PASSED_PREFIX = "LC_"  # every locale category (LC_ALL, LC_CTYPE, LC_NUMERIC, ...)
 DEFAULT_LANG = "C.UTF-8"
-# What no kernel may see, so no launcher sends it: the kernel is a fork of what the template
-# received for it, so a value it was only told to drop would stay in its memory.
-NOT_FOR_KERNELS = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL")
 
 
 def allowed(name: str) -> bool:

@@ -51,8 +51,9 @@ def judge_environment() -> dict:
     return sandbox_environment()
 
 
-def judge_spec(workdir: Path):
-    """The judge's sandbox, once for both paths (``sandbox.spec``)."""
+def judge_spec(workdir: Path, environment: dict[str, str] | None = None):
+    """The judge's sandbox, once for both paths (``sandbox.spec``); its whole environment is
+    ``environment`` (a warm fork's request's), else ``judge_environment``."""
     from course.grading.sandbox import spec
 
     links, binds = [], {}
@@ -70,7 +71,8 @@ def judge_spec(workdir: Path):
               *(binds[folder] for folder in sorted(binds)),  # a folder before what lies in it
               *spec.dev(sandbox_kernel.TMP_BYTES), spec.Proc(),
               spec.Workspace(workdir, sandbox_kernel.WORKSPACE_BYTES, 0o444, writable=False)]
-    return spec.Spec("empty", tuple(mounts), workdir, judge_environment(),
+    environment = judge_environment() if environment is None else dict(environment)
+    return spec.Spec("empty", tuple(mounts), workdir, environment,
                      (MEMORY_BYTES, FILE_BYTES, PROCESSES), cgroup_namespace=True)
 
 

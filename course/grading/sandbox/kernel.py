@@ -1,8 +1,11 @@
 """Start an IPython kernel for one submission inside a bubblewrap sandbox.
 
 Run by the ``course-sandbox`` kernelspec as ``python -m course.grading.sandbox.kernel
-CONNECTION_FILE``, in the submission's own folder (nbgrader's working directory for it), with
-the connection file in a per-kernel runtime folder that ``sandbox_provisioner`` made.
+CONNECTION_FILE``, followed by the options the provisioner adds (``settings.KernelSettings``:
+the folders to hide, the limits), in the submission's own folder (nbgrader's working directory
+for it), with the connection file in a per-kernel runtime folder that ``sandbox_provisioner``
+made. ``main`` reads them once and hands them down; nothing below it reads a setting from the
+environment.
 
 Enforced: the kernel runs as nobody (uid 65534) in its own user namespace, which maps it to an
 unprivileged uid outside: for a root grader a uid of the kernel's own (so no root-owned file
@@ -30,6 +33,7 @@ from pathlib import Path
 
 from course.grading.sandbox.environment import sandbox_environment
 from course.grading.sandbox.spec import SANDBOX_GID, SANDBOX_UID  # noqa: F401 (who it is inside)
+from course.grading.settings import KernelSettings, Limits
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[3]  # the repository holding course/ and .venv/
 MEMORY_BYTES = 3 * 1024 ** 3
@@ -65,17 +69,18 @@ OPTIONS = tuple(f"--{section}.{name}={value}"
                 for section, traits in CONFIG.items() for name, value in traits.items())
 
 
-def hidden_roots() -> list[Path]:
-    """Folders the kernel must not see: the course roots, the exchange, the grader's home and
-    ``HIDDEN_DEFAULTS``, each as it is on this machine."""
-    roots = {PACKAGE_ROOT} | ({Path.home().resolve()} - {Path("/")})
-    if os.environ.get("COURSE_ROOT"):
-        roots.add(Path(os.environ["COURSE_ROOT"]).resolve())
-    # A cluster worker's grading folder (every task's course root and the assignment's
-    # material with its hidden tests): see course/grading/cluster/worker.py.
-    roots.update(Path(p).resolve()
-                 for p in os.environ.get("COURSE_HIDDEN_ROOTS", "").split(os.pathsep) if p)
-    exchange = [os.environ["COURSE_EXCHANGE"]] if os.environ.get("COURSE_EXCHANGE") else []
+def hidden_roots(settings: KernelSettings) -> list[Path]:
+    """Folders the kernel must not see: this checkout, the course root, the exchange and the
+    other folders ``settings`` names (a cluster worker's grading folder, with every task's
+    course root and the assignment's hidden tests: course/grading/cluster/worker.py), the
+    grader's home and ``HIDDEN_DEFAULTS``, each as it is on this machine."""
+    roots = {PACKAGE_ROOT}
+    if settings.home:
+        roots |= {Path(settings.home).resolve()} - {Path("/")}
+    if settings.course_root:
+        roots.add(Path(settings.course_root).resolve())
+    roots.update(Path(p).resolve() for p in settings.hidden_roots if p)
+    exchange = [settings.exchange] if settings.exchange else []
     roots.update(Path(p).resolve() for p in (*HIDDEN_DEFAULTS, *exchange) if Path(p).is_dir())
     return sorted(roots)
 
@@ -132,18 +137,21 @@ def kept_folders() -> list[Path]:
                    PACKAGE_ROOT / "course"})
 
 
-def kernel_spec(connection_file: str, workdir: Path):
-    """The kernel's sandbox, once for both paths (``spec``): the host's root read-only, a
-    minimal ``/dev``, sized ``/tmp``, the CPUs of ``/sys``, the course roots, homes, service
-    data and other kernels' runtime folders covered (the interpreter, ``.venv/`` and ``course/``
-    bound back), its runtime folder read-only but for its sockets, the submission copied (its
-    notebooks empty and unreadable) and the grader's matplotlib font list."""
+def kernel_spec(connection_file: str, workdir: Path, settings: KernelSettings,
+                environment: dict[str, str]):
+    """The kernel's sandbox, once for both paths (``spec``), from its launcher's ``settings``
+    and its whole ``environment`` (``environment.sandbox_environment``): the host's root
+    read-only, a minimal ``/dev``, sized ``/tmp``, the CPUs of ``/sys``, the course roots,
+    homes, service data and other kernels' runtime folders covered (the interpreter,
+    ``.venv/`` and ``course/`` bound back), its runtime folder read-only but for its sockets,
+    the submission copied (its notebooks empty and unreadable) and the grader's matplotlib
+    font list."""
     from course.grading.sandbox import spec
     from course.grading.sandbox.runtime import SOCKETS
-    from course.grading.settings import CourseSettings
 
     runtime = Path(connection_file).resolve().parent
-    hidden = hidden_roots() + [runtime.parent]  # other kernels' runtime folders live beside ours
+    # other kernels' runtime folders live beside ours
+    hidden = hidden_roots(settings) + [runtime.parent]
     mounts = [*spec.dev(TMP_BYTES), spec.Proc(),
               spec.Tmpfs(Path("/tmp"), TMP_BYTES, 0o1777, writable=True),
               spec.Tmpfs(Path("/sys"), HIDDEN_BYTES),
@@ -155,17 +163,19 @@ def kernel_spec(connection_file: str, workdir: Path):
               spec.Workspace(workdir, WORKSPACE_BYTES, 0o000, writable=True),
               *(spec.Copy(cache, Path("/tmp/.cache/matplotlib") / cache.name)
                 for cache in font_caches())]
-    return spec.Spec("host", tuple(mounts), workdir, sandbox_environment(),
-                     (MEMORY_BYTES, FILE_BYTES, CourseSettings().kernel_processes))
+    return spec.Spec("host", tuple(mounts), workdir, dict(environment),
+                     (MEMORY_BYTES, FILE_BYTES, settings.limits.processes))
 
 
-def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
-    """The bubblewrap command line that runs ipykernel for ``workdir``."""
+def bwrap_argv(connection_file: str, workdir: Path, settings: KernelSettings,
+               environment: dict[str, str]) -> list[str]:
+    """The bubblewrap command line that runs ipykernel for ``workdir`` (``kernel_spec``)."""
     from course.grading.sandbox.spec import bwrap_options
 
     connection = Path(connection_file).resolve()
-    return ["bwrap", *bwrap_options(kernel_spec(connection_file, workdir)),
-            sys.executable, "-c", LAUNCH, "-f", str(connection), *OPTIONS]
+    sandbox = kernel_spec(connection_file, workdir, settings, environment)
+    return ["bwrap", *bwrap_options(sandbox), sys.executable, "-c", LAUNCH, "-f",
+            str(connection), *OPTIONS]
 
 
 def closed_above(path: Path) -> Path | None:
@@ -218,16 +228,15 @@ def limit_resources(memory: int = MEMORY_BYTES, file: int = FILE_BYTES,
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def confine(name: str) -> str | None:
+def confine(name: str, limits: Limits) -> str | None:
     """As root, put this process (and so all the kernel will start) in a cgroup of its own
-    named ``name``, with the course's kernel limits; None, or why there is none."""
+    named ``name``, with the kernel's ``limits``; None, or why there is none."""
     from course.grading.sandbox import cgroups
-    from course.grading.settings import CourseSettings
 
     why = cgroups.status()
     if why is None:
         group = cgroups.Group(name)
-        group.create(CourseSettings().kernel_limits())
+        group.create(limits)
         group.join()
     return why
 
@@ -286,22 +295,26 @@ def status_line() -> str | None:
 
 def main(argv: list[str]) -> None:
     """The kernelspec's launcher: the kernel of ``argv[1]`` (its connection file) started cold
-    in bubblewrap. (A worker with a warm template has its kernels forked there instead.)"""
+    in bubblewrap, with the settings the rest of ``argv`` gives (``KernelSettings.argv``) and
+    the sandbox's allow-list of this process's environment. (A worker with a warm template has
+    its kernels forked there instead, told the same in its request.)"""
     connection_file = argv[1]
+    if len(argv) < 3:  # a kernelspec copied without its declaration: nothing would say what to hide
+        sys.exit("the course's kernel launcher was started without its settings: only a "
+                 "kernelspec declaring \"course_sandbox\": \"kernel\" in its metadata runs it")
+    settings = KernelSettings.from_argv(argv[2:])
     if not available():
         sys.exit("bubblewrap (bwrap) is not installed: cannot start a sandboxed kernel")
-    command = bwrap_argv(connection_file, Path.cwd().resolve())
+    command = bwrap_argv(connection_file, Path.cwd().resolve(), settings, sandbox_environment())
     command[0] = shutil.which("bwrap")
-    from course.grading.settings import CourseSettings
-
-    limit_resources(processes=CourseSettings().kernel_processes)
+    limit_resources(processes=settings.limits.processes)
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, 1)  # ipykernel's connection banner; cell output travels over ZMQ instead
     os.chdir("/")      # nobody may not be able to stay in the grader's folder
     runtime = Path(connection_file).resolve().parent
     if os.geteuid() == 0:
         open_the_way(kept_folders())
-        confine(runtime.name)
+        confine(runtime.name, settings.limits)
     drop_root(runtime)
     from course.grading.sandbox import namespaces
 

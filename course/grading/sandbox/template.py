@@ -4,8 +4,8 @@ from there (``warm.start``) instead of starting a fresh interpreter in bubblewra
 
 It never runs student code and holds nothing secret: it starts before any student, with the
 sandbox's allow-list of the worker's environment (``template_environment``), and is told per
-kernel only what a kernel's launcher would know (connection file, folder, the course's settings,
-the kernel's allow-listed environment). Three parts:
+kernel only what a kernel's launcher would know (connection file, folder, its
+``KernelSettings``, the kernel's allow-listed environment). Three parts:
 
 * ``serve`` — the template: imports, then answers on a unix socket in a folder only the
   grader may enter (hidden from every kernel). Each connection is one kernel (or judge): it
@@ -457,13 +457,14 @@ def fork(address: str | None, request: dict, fds: list[int],
     return forked, ""
 
 
-def start_kernel(address: str | None, connection_file: str, cwd: Path,
+def start_kernel(address: str | None, connection_file: str, cwd: Path, settings,
                  env: dict) -> tuple[Forked | None, str]:
     """Have the template at ``address`` fork the kernel of ``connection_file`` for the
-    submission folder ``cwd``, its sandbox built from the settings in ``env`` (the environment
-    a cold kernel's launcher would get), its environment the sandbox's allow-list of ``env``
-    (``environment.sandbox_environment``): nothing else of ``env`` is sent, as the kernel is a
-    fork of what the template received for it. The kernel's stderr is a pipe copied into this
+    submission folder ``cwd``, its sandbox built from ``settings`` (the ``KernelSettings`` a
+    cold kernel's launcher is given as arguments), its environment the sandbox's allow-list of
+    ``env`` (the environment a cold launcher would get; ``environment.sandbox_environment``):
+    nothing else of ``env`` is sent, as the kernel is a fork of what the template received for
+    it. The kernel's stderr is a pipe copied into this
     process's stderr of now (the run log, 1 MiB at most): the log's own descriptor in the
     kernel could be truncated, wiping what classmates' grading wrote."""
     from course.grading.sandbox.environment import sandbox_environment
@@ -472,7 +473,7 @@ def start_kernel(address: str | None, connection_file: str, cwd: Path,
     quiet = os.open(os.devnull, os.O_RDWR)
     errors, errors_in_kernel = os.pipe()
     request = {"connection_file": connection_file, "cwd": str(cwd),
-               "settings": launcher_settings(env), "env": sandbox_environment(env)}
+               "settings": settings.as_dict(), "env": sandbox_environment(env)}
     try:
         forked, why = fork(address, request, [quiet, quiet, errors_in_kernel])
     finally:
@@ -596,16 +597,6 @@ class HandedTemplate:
             _kill(self._pidfd)
             self._pidfd = None
         self._folder.remove()
-
-
-def launcher_settings(env: dict) -> dict:
-    from course.grading.sandbox import environment
-
-    """What of a launcher's environment ``env`` a warm kernel's sandbox is built from, as a cold
-    kernel's launcher reads it: the course's settings (``COURSE_*``, less what no kernel may see)
-    and the home to hide (``kernel.hidden_roots``)."""
-    return {k: v for k, v in env.items()
-            if (k.startswith("COURSE_") or k == "HOME") and k not in environment.NOT_FOR_KERNELS}
 
 
 def template_environment() -> dict:
