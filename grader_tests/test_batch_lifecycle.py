@@ -290,7 +290,7 @@ def test_the_sweep_removes_a_dead_batchs_empty_kernel_group_at_once(tmp_path, mo
     try:
         dead.create()
         live.create()
-        cgroups.sweep()
+        runtime.sweep_groups()
         assert not any(folder.exists() for folder in dead.folders.values())
         assert all(folder.exists() for folder in live.folders.values()), "a live one stays"
     finally:

@@ -17,12 +17,14 @@ import os
 import secrets
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from course.grading.sandbox import kernel as sandbox_kernel
 from course.grading.sandbox import namespaces
 from course.grading.sandbox.environment import FIXED, allowed, sandbox_environment
+from course.grading.settings import KernelSettings
 from hostile import READABLE_MEMORY
 from tools import bwrap_found, require
 
@@ -287,7 +289,10 @@ def test_the_cold_kernels_command_line_clears_the_environment_and_covers_sys(tmp
     workdir.mkdir()
     os.environ["PGPASSWORD"] = "not for the kernel"
     try:
-        argv = sandbox_kernel.bwrap_argv(str(runtime / "kernel.json"), workdir)
+        # as the launcher's main makes it: the sandbox's allow-list of its environment
+        argv = sandbox_kernel.bwrap_argv(str(runtime / "kernel.json"), workdir,
+                                         KernelSettings(home=str(Path.home())),
+                                         sandbox_environment())
     finally:
         del os.environ["PGPASSWORD"]
     parsed = parse(argv)

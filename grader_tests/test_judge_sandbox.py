@@ -88,8 +88,8 @@ def test_the_template_forks_a_judge_only_to_run_the_judges_own_entry(template, t
     with tempfile.TemporaryFile() as errors:
         for entry in ("os:abort", "course.grading.sandbox.judge:launch", "json:loads",
                       "no.such.module:main", "course.grading.judge.sandbox:no_such_function"):
-            assert sandbox_judge.start(template, tmp_path, entry, errors) is None, entry
-        forked = sandbox_judge.start(template, tmp_path, judge_sandbox.ENTRY, errors)
+            assert sandbox_template.start_judge(template, tmp_path, entry, errors) is None, entry
+        forked = sandbox_template.start_judge(template, tmp_path, judge_sandbox.ENTRY, errors)
         assert forked is not None
         forked.stdin.close()  # the judge's loop ends with its channel
         assert forked.wait(10) == 0

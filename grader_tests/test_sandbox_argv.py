@@ -1,7 +1,7 @@
 """The sandboxes' command lines, read without running bubblewrap.
 
 ``sandbox.kernel.bwrap_argv`` (the student's kernel), ``judge.sandbox.judge_argv`` (the judge of
-test cells) and ``sandbox.kernel.workspace_argv`` (the submission's files, copied in; the copy
+test cells) and ``sandbox.spec.workspace_argv`` (the submission's files, copied in; the copy
 back out is ``test_bring_back.py``'s) are where the sandbox's promises are written down (README, "What the grading sandbox enforces"). Each
 command line is parsed option by option (an option this parser does not know fails the test:
 a new one must be thought about here), every descriptor it hands bwrap is resolved to the file
@@ -22,6 +22,7 @@ from course.grading.judge import sandbox as judge_sandbox
 from course.grading.sandbox import judge as sandbox_judge
 from course.grading.sandbox import kernel as sandbox_kernel, spec as sandbox_spec
 from course.grading.sandbox.environment import sandbox_environment
+from course.grading.settings import KernelSettings
 
 ARITY = {"--ro-bind": 2, "--ro-bind-try": 2, "--bind": 2, "--dev-bind": 2, "--ro-bind-fd": 2,
          "--bind-fd": 2, "--file": 2, "--ro-bind-data": 2, "--bind-data": 2, "--symlink": 2,
@@ -30,6 +31,8 @@ ARITY = {"--ro-bind": 2, "--ro-bind-try": 2, "--bind": 2, "--dev-bind": 2, "--ro
          "--cap-drop": 1, "--unshare-user": 0, "--unshare-pid": 0, "--unshare-net": 0,
          "--unshare-ipc": 0, "--unshare-uts": 0, "--as-pid-1": 0, "--unshare-cgroup-try": 0, "--unshare-all": 0,
          "--disable-userns": 0, "--die-with-parent": 0, "--new-session": 0, "--clearenv": 0}
+# What the provisioner tells a test's kernel launcher: no course, the grader's home.
+SETTINGS = KernelSettings(home=str(Path.home()))
 FD_OPTIONS = {"--ro-bind-fd": 0, "--bind-fd": 0, "--file": 0, "--ro-bind-data": 0}
 
 
@@ -129,7 +132,7 @@ def _under(path: str, folder: Path) -> bool:
 # --------------------------------------------------------------------------- the submission's files
 
 def test_the_workspace_holds_regular_files_and_folders_only_with_top_notebooks_empty(submission, close_fds):
-    parsed = parse(["bwrap", *sandbox_kernel.workspace_argv(submission, submission)])
+    parsed = parse(["bwrap", *sandbox_spec.workspace_argv(submission, submission)])
     files = {target: parsed.opened[fd] for fd, target in parsed.all("--file")}
     assert files == {str(submission / p): str(submission / p) for p in
                      ("helper.py", "data/notes.md", "data/old.ipynb", "data/more/deep.txt",
@@ -144,7 +147,7 @@ def test_the_workspace_holds_regular_files_and_folders_only_with_top_notebooks_e
 
 
 def test_the_workspaces_descriptors_are_read_only_inheritable_and_never_follow_links(submission, close_fds):
-    argv = sandbox_kernel.workspace_argv(submission, Path("/inside"))
+    argv = sandbox_spec.workspace_argv(submission, Path("/inside"))
     parsed = parse(["bwrap", *argv])
     assert all(t.startswith("/inside/") for t in parsed.targets("--file", "--ro-bind", "--dir"))
     for fd in parsed.opened:
@@ -158,7 +161,7 @@ def test_the_workspaces_descriptors_are_read_only_inheritable_and_never_follow_l
 
 def test_the_judge_empties_notebooks_its_own_way(submission, close_fds):
     empty = ("--perms", "0444", "--file", sandbox_spec.fd(Path(os.devnull)))
-    parsed = parse(["bwrap", *sandbox_kernel.workspace_argv(submission, submission, empty=empty)])
+    parsed = parse(["bwrap", *sandbox_spec.workspace_argv(submission, submission, empty=empty)])
     notebook = str(submission / "packing_by_hand.ipynb")
     assert [parsed.opened[fd] for fd, target in parsed.all("--file") if target == notebook] == [os.devnull]
     assert parsed.modifiers("--file", notebook) == {"--perms": "0444"}, "read-only, and empty"
@@ -172,7 +175,8 @@ def kernel_argv(tmp_path, submission, close_fds):
     (runtime / "sockets").mkdir(parents=True)
     connection = runtime / "kernel.json"
     connection.write_text("{}")
-    return parse(sandbox_kernel.bwrap_argv(str(connection), submission)), runtime, submission
+    return parse(sandbox_kernel.bwrap_argv(str(connection), submission, SETTINGS,
+                                           sandbox_environment())), runtime, submission
 
 
 def test_the_kernels_file_system_is_read_only_but_for_its_runtime_and_its_workspace(kernel_argv):
@@ -189,7 +193,7 @@ def test_the_kernels_file_system_is_read_only_but_for_its_runtime_and_its_worksp
     assert parsed.sized("--tmpfs", "/tmp") == parsed.sized("--tmpfs", "/dev/shm") == str(
         sandbox_kernel.TMP_BYTES)
     assert set(tmpfs) == {"/dev", "/dev/shm", "/tmp", "/sys", str(workdir), str(runtime.parent),
-                          *map(str, sandbox_kernel.hidden_roots())}
+                          *map(str, sandbox_kernel.hidden_roots(SETTINGS))}
     assert ("--remount-ro", "/dev") in parsed.options and ("--proc", "/proc") in parsed.options
     # every bind of a file into the workspace comes after the workspace's tmpfs
     workspace_at = parsed.index("--tmpfs", str(workdir))
@@ -198,7 +202,7 @@ def test_the_kernels_file_system_is_read_only_but_for_its_runtime_and_its_worksp
 
 def test_the_course_roots_home_and_other_kernels_are_covered_and_only_what_runs_is_bound_back(kernel_argv):
     parsed, runtime, workdir = kernel_argv
-    hidden = [*sandbox_kernel.hidden_roots(), runtime.parent]
+    hidden = [*sandbox_kernel.hidden_roots(SETTINGS), runtime.parent]
     assert sandbox_kernel.PACKAGE_ROOT in hidden and Path.home().resolve() in hidden
     for folder in hidden:
         assert parsed.sized("--tmpfs", str(folder)) == str(sandbox_kernel.HIDDEN_BYTES)
@@ -233,16 +237,34 @@ def test_the_kernel_has_no_privilege_no_network_and_dies_with_the_grader(kernel_
                               str(runtime / "kernel.json"), "--HistoryManager.enabled=False"]
 
 
-def test_the_grading_roots_the_exchange_and_a_home_elsewhere_are_hidden(tmp_path, monkeypatch):
-    course, exchange, home = (tmp_path / name for name in ("course", "exchange", "home"))
-    for folder in (course, exchange, home):
+def test_the_grading_roots_the_exchange_and_a_home_elsewhere_are_hidden(tmp_path):
+    course, exchange, home, more = (tmp_path / name for name in ("course", "exchange", "home",
+                                                                 "more"))
+    for folder in (course, exchange, home, more):
         folder.mkdir()
-    monkeypatch.setenv("COURSE_ROOT", str(course))
-    monkeypatch.setenv("COURSE_EXCHANGE", str(exchange))
-    monkeypatch.setenv("HOME", str(home))
-    assert {course, exchange, home, sandbox_kernel.PACKAGE_ROOT} <= set(sandbox_kernel.hidden_roots())
-    monkeypatch.setenv("HOME", "/")
-    assert Path("/") not in sandbox_kernel.hidden_roots(), "covering / would hide everything"
+    told = KernelSettings(str(course), str(exchange), (str(more),), str(home))
+    assert {course, exchange, home, more, sandbox_kernel.PACKAGE_ROOT} <= set(
+        sandbox_kernel.hidden_roots(told))
+    told = KernelSettings(str(course), str(exchange), (), "/")
+    assert Path("/") not in sandbox_kernel.hidden_roots(told), "covering / would hide everything"
+
+
+def test_what_the_kernel_hides_is_what_its_launcher_is_told_never_its_environment(
+        tmp_path, monkeypatch):
+    """The folders come from the ``KernelSettings`` handed down from the launcher's entry, and
+    no module of the sandbox reads a course setting from the environment."""
+    folders = {name: tmp_path / name for name in ("course", "exchange", "more", "home")}
+    for folder in folders.values():
+        folder.mkdir()
+    monkeypatch.setenv("COURSE_ROOT", str(folders["course"]))
+    monkeypatch.setenv("COURSE_EXCHANGE", str(folders["exchange"]))
+    monkeypatch.setenv("COURSE_HIDDEN_ROOTS", str(folders["more"]))
+    monkeypatch.setenv("HOME", str(folders["home"]))
+    assert not set(folders.values()) & set(sandbox_kernel.hidden_roots(KernelSettings()))
+    sandbox = Path(sandbox_kernel.__file__).parent
+    for module in sandbox.glob("*.py"):
+        for name in ("COURSE_ROOT", "COURSE_EXCHANGE", "COURSE_HIDDEN_ROOTS"):
+            assert name not in module.read_text(), f"{module.name} names {name}"
 
 
 def test_a_root_graders_kernel_is_an_unprivileged_uid_of_its_own():

@@ -4,14 +4,16 @@ import json
 import os
 import re
 import subprocess
+from pathlib import Path
 
+import pytest
 from traitlets.config import Config
 
 from course.grading import course_dir, settings
 from course.grading.config import SANDBOX_KERNEL, configure
 from course.grading.course_dir import ROOT, course_config, course_settings
 from course.grading.sandbox.kernel_manager import KERNELS, BoundedKernelManager
-from course.grading.settings import CourseSettings
+from course.grading.settings import CourseSettings, KernelSettings, Limits
 
 
 def test_docs_settings_md_is_generated_from_the_settings():
@@ -132,23 +134,37 @@ def _run(coroutine):
 
 
 def test_each_sandboxed_kernel_is_told_what_to_hide(tmp_path):
-    """The provisioner puts the configured course root and exchange in the kernel's own
-    environment (sandbox.kernel.hidden_roots reads them there), never in the grader's."""
+    """The provisioner tells the course's launcher the configured course root, exchange, the
+    grader's home and the limits as arguments on its command line (``KernelSettings``): in
+    neither the launcher's environment nor the grader's."""
     c = Config()
     configure(c, tmp_path)
-    limits = {"COURSE_KERNEL_CPUS": "1.0", "COURSE_KERNEL_MEMORY_MB": "1024",
-              "COURSE_KERNEL_PROCESSES": "512"}
-    assert CourseSettings(config=c).kernel_environment() == {
-        "COURSE_ROOT": str(tmp_path.resolve()), "COURSE_EXCHANGE": c.Exchange.root, **limits}
-    assert CourseSettings().kernel_environment() == limits, "no course: only the limits"
+    told = KernelSettings(str(tmp_path.resolve()), c.Exchange.root, (), str(Path.home()),
+                          Limits(1.0, 1024 ** 3, 512))
+    assert CourseSettings(config=c).kernel_settings() == told
+    assert CourseSettings(config=c, hidden_roots=os.pathsep.join(["/a", "", "/b"])
+                          ).kernel_settings().hidden_roots == ("/a", "/b")
+    before = dict(os.environ)
     km = BoundedKernelManager(kernel_name=SANDBOX_KERNEL, config=c)
-    _, launch = _run(km.pre_start_kernel(cwd=str(tmp_path)))
+    cmd, launch = _run(km.pre_start_kernel(cwd=str(tmp_path)))
     try:
-        assert launch["env"]["COURSE_ROOT"] == str(tmp_path.resolve())
-        assert launch["env"]["COURSE_EXCHANGE"] == c.Exchange.root
-        assert os.environ.get("COURSE_ROOT") != str(tmp_path.resolve())
+        assert cmd[1:4] == ["-m", "course.grading.sandbox.kernel", km.connection_file]
+        assert KernelSettings.from_argv(cmd[4:]) == told
+        for name in ("COURSE_ROOT", "COURSE_EXCHANGE", "COURSE_HIDDEN_ROOTS"):
+            assert launch["env"].get(name) == before.get(name), f"{name} is not an argument"
+        assert dict(os.environ) == before, "the grader's environment is never changed"
     finally:
         _run(km.provisioner.cleanup(restart=False))
+
+
+def test_kernel_settings_travel_whole_as_arguments_and_as_a_request():
+    told = KernelSettings("/course", "/exchange", ("/a b", "/c"), "/home/ta",
+                          Limits(0.5, 7 * 1024 ** 2, 9))
+    assert KernelSettings.from_argv(told.argv()) == told
+    assert KernelSettings.from_dict(json.loads(json.dumps(told.as_dict()))) == told
+    assert KernelSettings.from_argv([]) == KernelSettings()
+    with pytest.raises(SystemExit):
+        KernelSettings.from_argv(["--not-a-setting", "x"])
 
 
 def test_plain_nbgrader_reads_the_same_config():
@@ -193,3 +209,25 @@ def test_a_cluster_worker_is_handed_the_tas_timeouts_as_config(monkeypatch):
     assert material._with_timeouts(ROOT, {}) == {"Execute": {"timeout": 13, "startup_timeout": 21}}
     assert material._with_timeouts(ROOT, {"Execute": {"timeout": 6}, "X": {"y": 1}}) == \
         {"Execute": {"timeout": 6, "startup_timeout": 21}, "X": {"y": 1}}
+
+
+def test_a_cluster_workers_folder_is_added_to_what_its_kernels_hide(tmp_path):
+    """A cluster worker's grading process is told its folder as an argument and adds it to the
+    ``hidden_roots`` it grades with, after what the course's config or the task's settings say
+    (never in their place)."""
+    from course.grading.cluster.worker import with_hidden
+
+    (tmp_path / "nbgrader_config.py").write_text(
+        (ROOT / "nbgrader_config.py").read_text() + "\nc.CourseSettings.hidden_roots = '/own'\n")
+    given = {"Execute": {"timeout": 5}}
+    settings = with_hidden(given, tmp_path, "/worker")
+    assert settings == {"Execute": {"timeout": 5},
+                        "CourseSettings": {"hidden_roots": os.pathsep.join(["/own", "/worker"])}}
+    assert given == {"Execute": {"timeout": 5}}, "the task's settings are not changed"
+    told = with_hidden({"CourseSettings": {"hidden_roots": "/task", "cell_timeout": 3}},
+                       tmp_path, "/worker")
+    assert told["CourseSettings"] == {"hidden_roots": os.pathsep.join(["/task", "/worker"]),
+                                      "cell_timeout": 3}
+    assert course_settings(tmp_path).hidden_roots == "/own", "the config alone says its own"
+    api = course_dir.nbgrader_api(tmp_path, settings)  # what the grading process grades with
+    assert CourseSettings(config=api.config).kernel_settings().hidden_roots == ("/own", "/worker")

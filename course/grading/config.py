@@ -125,8 +125,9 @@ def configure(c, root) -> CourseSettings:
     # is root, talking to the grader over unix sockets (course/grading/sandbox/provisioner.py, named
     # in the kernelspec). Set COURSE_SANDBOX=0 to run without it; where bwrap is not installed,
     # grading runs unsandboxed and says so. The kernel manager (sandbox/kernel_manager.py) finds
-    # the kernelspec in the course's own folder, and the provisioner tells each kernel the course
-    # root and the exchange to hide (settings.kernel_environment): nothing is put in os.environ.
+    # the kernelspec in the course's own folder, and the provisioner tells each kernel's launcher
+    # the course root and the exchange to hide as arguments (settings.KernelSettings): nothing is
+    # put in os.environ.
     if settings.sandboxed():
         c.Execute.kernel_name = SANDBOX_KERNEL
         # Every Execute step, not only the autograder's: nbgrader's Validate (the lab's button,

@@ -5,14 +5,18 @@ Each field is read, when the settings are made, from ``nbgrader_config.py``
 variable, else its default. ``configure`` (``course/grading/config.py``) makes them once per
 config load and writes what they resolved to into the config, so everything that sees the config
 (nbgrader's steps, the kernel manager, the provisioner) sees the same values, and
-``course_dir.course_settings(root)`` hands them to the course's own tools. Nothing here reads
-or writes anything at import.
+``course_dir.course_settings(root)`` hands them to the course's own tools. What a sandboxed
+kernel's launcher needs of them is one frozen value, ``KernelSettings``
+(``CourseSettings.kernel_settings``), handed to it as arguments: the launcher reads no
+setting from its environment. Nothing here reads or writes anything at import.
 
 ``docs/settings.md`` is ``settings_doc()`` (``python -m course.grading.settings`` prints it).
 """
+import argparse
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from traitlets import Bool, Float, Int, Unicode, default
 from traitlets.config import Configurable
@@ -28,15 +32,67 @@ class Limits:
     processes: int = 512
 
 
+@dataclass(frozen=True)
+class KernelSettings:
+    """What a sandboxed kernel's launcher is told, besides its connection file and folder: the
+    folders its sandbox covers (the course root, the exchange, ``hidden_roots``, the grader's
+    ``home``; ``sandbox.kernel.hidden_roots``) and the limits it holds the kernel to. Made once
+    where a kernel is launched (``CourseSettings.kernel_settings``, in the provisioner) and
+    handed on whole: as the cold launcher's arguments (``argv``, read back by ``from_argv``)
+    or in the warm template's request (``as_dict``, read back by ``from_dict``)."""
+    course_root: str = ""
+    exchange: str = ""
+    hidden_roots: tuple[str, ...] = ()
+    home: str = ""
+    limits: Limits = field(default_factory=Limits)
+
+    def argv(self) -> list[str]:
+        """As the cold launcher's command-line options."""
+        options = ["--course-root", self.course_root, "--exchange", self.exchange,
+                   "--home", self.home, "--cpus", repr(self.limits.cpus),
+                   "--memory-bytes", str(self.limits.memory_bytes),
+                   "--processes", str(self.limits.processes)]
+        for folder in self.hidden_roots:
+            options += ["--hidden-root", folder]
+        return options
+
+    @classmethod
+    def from_argv(cls, argv: list[str]) -> "KernelSettings":
+        """The settings ``argv`` (made by ``argv``) says; anything else in it is an error."""
+        parser = argparse.ArgumentParser(prog="course.grading.sandbox.kernel")
+        parser.add_argument("--course-root", default="")
+        parser.add_argument("--exchange", default="")
+        parser.add_argument("--home", default="")
+        parser.add_argument("--hidden-root", action="append", default=[])
+        parser.add_argument("--cpus", type=float, default=Limits.cpus)
+        parser.add_argument("--memory-bytes", type=int, default=Limits.memory_bytes)
+        parser.add_argument("--processes", type=int, default=Limits.processes)
+        given = parser.parse_args(argv)
+        return cls(given.course_root, given.exchange, tuple(given.hidden_root), given.home,
+                   Limits(given.cpus, given.memory_bytes, given.processes))
+
+    def as_dict(self) -> dict:
+        """As JSON for the warm template's request."""
+        return {**asdict(self), "hidden_roots": list(self.hidden_roots)}
+
+    @classmethod
+    def from_dict(cls, given: dict) -> "KernelSettings":
+        """The settings a request's ``as_dict`` says (its fields, no more)."""
+        return cls(str(given["course_root"]), str(given["exchange"]),
+                   tuple(map(str, given["hidden_roots"])), str(given["home"]),
+                   Limits(float(given["limits"]["cpus"]), int(given["limits"]["memory_bytes"]),
+                          int(given["limits"]["processes"])))
+
+
 class CourseSettings(Configurable):
     """The settings of "Tearing the book" that are not nbgrader's own."""
 
     root = Unicode(
         "", help="The course folder: the one holding nbgrader_config.py, source/, submitted/ "
                  "and (by default) the gradebook. configure() sets it to nbgrader_config.py's "
-                 "folder; each sandboxed kernel's launcher gets it as COURSE_ROOT and hides it "
-                 "(the kernel's own environment never holds it).",
-    ).tag(config=True, env="COURSE_ROOT", env_out=True)
+                 "folder; each sandboxed kernel's launcher is told it and hides it (the "
+                 "kernel's own environment never holds it).",
+    ).tag(config=True, env="COURSE_ROOT")
     gradebook_url = Unicode(
         help="The gradebook's database URL (nbgrader's CourseDirectory.db_url). Default: SQLite "
              f"beside the course (root/{SQLITE_NAME}); a TA team can point this at PostgreSQL "
@@ -45,8 +101,8 @@ class CourseSettings(Configurable):
     exchange = Unicode(
         "/srv/nbgrader/exchange",
         help="The exchange through which assignments are released, fetched, submitted and "
-             "collected (nbgrader's Exchange.root); each sandboxed kernel's launcher gets it "
-             "as COURSE_EXCHANGE and hides it.",
+             "collected (nbgrader's Exchange.root); each sandboxed kernel's launcher is told "
+             "it and hides it.",
     ).tag(config=True, env="COURSE_EXCHANGE")
     sandbox = Bool(
         True, help="Run every graded notebook in the bubblewrap sandbox (kernel and judge). "
@@ -78,9 +134,9 @@ class CourseSettings(Configurable):
     hidden_roots = Unicode(
         "", help="More folders every sandboxed kernel hides, separated by the path separator: "
                  "a cluster worker's grading folder (each task's course root and the "
-                 "assignment's material with its hidden tests), set by the worker itself "
+                 "assignment's material with its hidden tests), which the worker adds itself "
                  "(docs/cluster.md).",
-    ).tag(config=True, env="COURSE_HIDDEN_ROOTS", env_out=True)
+    ).tag(config=True, env="COURSE_HIDDEN_ROOTS")
     cluster_certs = Unicode(
         "cluster-certs", help="The folder of the course's cluster certificates (made by "
                               "python -m course cluster-certs) that grade --cluster uses when "
@@ -89,16 +145,16 @@ class CourseSettings(Configurable):
     kernel_cpus = Float(
         1.0, help="CPUs a student's kernel and every process it starts may use together (its "
                   "cgroup's quota, under a root grader; docs/sandbox.md).",
-    ).tag(config=True, env="COURSE_KERNEL_CPUS", env_out=True)
+    ).tag(config=True, env="COURSE_KERNEL_CPUS")
     kernel_memory_mb = Int(
         1024, help="MiB a student's kernel and every process it starts may hold together, memfd "
                    "files, SysV shared memory and its /tmp included (its cgroup's limit, under a "
                    "root grader); past it the kernel is killed and the student is not graded.",
-    ).tag(config=True, env="COURSE_KERNEL_MEMORY_MB", env_out=True)
+    ).tag(config=True, env="COURSE_KERNEL_MEMORY_MB")
     kernel_processes = Int(
         512, help="Processes a student's kernel may have at once, itself included (its "
                   "cgroup's limit under a root grader, and each process's own rlimit).",
-    ).tag(config=True, env="COURSE_KERNEL_PROCESSES", env_out=True)
+    ).tag(config=True, env="COURSE_KERNEL_PROCESSES")
     report_seconds = Float(
         900.0, help="Seconds the instructor's page may take after a batch before a page saying "
                     "it did not finish is written instead (the grades and CSVs are complete).",
@@ -114,6 +170,10 @@ class CourseSettings(Configurable):
         if isinstance(trait, (Int, Float)):
             return type(trait.default_value)(text)
         return text  # as given: no ~ expansion, no quotes removed
+
+    @default("root")
+    def _root(self):
+        return self._from_environment("root")
 
     @default("gradebook_url")
     def _gradebook_url(self):
@@ -180,18 +240,13 @@ class CourseSettings(Configurable):
         return Limits(cpus=self.kernel_cpus, memory_bytes=self.kernel_memory_mb * 1024 ** 2,
                       processes=self.kernel_processes)
 
-    def kernel_environment(self) -> dict[str, str]:
-        """What a sandboxed kernel's launcher gets from these settings: the folders it must
-        hide (none when no course is configured, e.g. a kernel started by a test) and the limits
-        it confines the kernel to."""
-        limits = {"COURSE_KERNEL_CPUS": repr(self.kernel_cpus),
-                  "COURSE_KERNEL_MEMORY_MB": str(self.kernel_memory_mb),
-                  "COURSE_KERNEL_PROCESSES": str(self.kernel_processes)}
-        if not self.root:
-            return limits
-        return {"COURSE_ROOT": self.root, "COURSE_EXCHANGE": self.exchange,
-                **({"COURSE_HIDDEN_ROOTS": self.hidden_roots} if self.hidden_roots else {}),
-                **limits}
+    def kernel_settings(self) -> KernelSettings:
+        """What a sandboxed kernel's launcher is told (``KernelSettings``): the course root (none
+        when no course is configured, e.g. a kernel started by a test), the exchange, the more
+        folders to hide and the grader's home, and the limits it confines the kernel to."""
+        return KernelSettings(self.root, self.exchange,
+                              tuple(p for p in self.hidden_roots.split(os.pathsep) if p),
+                              str(Path.home()), self.kernel_limits())
 
 
 def environment_variables() -> list[str]:
@@ -210,8 +265,7 @@ def settings_doc() -> str:
              "for its value.", "",
              "| field | variable | default | what it is |", "| --- | --- | --- | --- |"]
     for name, trait in CourseSettings.class_traits(config=True).items():
-        variable = f"`{trait.metadata['env']}`" + (" (set for the kernel's launcher)"
-                                                    if trait.metadata.get("env_out") else "")
+        variable = f"`{trait.metadata['env']}`"
         shown = f"`{trait.default_value!r}`" if trait.default_value not in ("", None) else "—"
         lines.append(f"| `{name}` | {variable} | {shown} | {trait.help} |")
     return "\n".join(lines) + "\n"

@@ -23,7 +23,7 @@ from course.grading.intake.handed_in import submitted_students
 from course.grading.course_dir import ROOT
 from course.grading.exports.gradebook_csv import score_text, shorten
 from course.grading.outcome import BATCH_WIDE, Fault, Outcome, Status
-from course.grading.sandbox import cgroups, runtime
+from course.grading.sandbox import runtime
 from course.grading.sandbox.kernel import build_font_cache
 
 # Workers that die before grading anyone, one after another, are not replaced forever: past
@@ -74,7 +74,7 @@ def grade(assignment: str, root: Path = ROOT, jobs: int = 2, students: list[str]
     try:
         build_font_cache()
         runtime.sweep()  # what a killed grader left: its kernels' and templates' folders
-        cgroups.sweep()  # and their kernel groups
+        runtime.sweep_groups()  # and their kernel groups
     except BaseException:
         workers.stop()
         raise

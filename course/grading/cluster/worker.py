@@ -14,9 +14,11 @@ The course root is deleted after each task.
 
 Every student's kernel and judge runs in the same sandboxes as locally, with the worker's
 grading folder (every task's course root and the material, with its hidden tests) hidden from
-the kernel (``COURSE_HIDDEN_ROOTS``). A worker that cannot sandbox (no bwrap, or
-``COURSE_SANDBOX=0``) never holds the resource the course's tasks need (``SandboxCheck``), and
-a task that reaches it anyway raises ``SandboxRefused``: it never grades unsandboxed.
+the kernel: the grading process is told it on its command line and adds it to the
+``CourseSettings.hidden_roots`` it grades with (``with_hidden``). A worker that cannot sandbox
+(no bwrap, or ``COURSE_SANDBOX=0``) never holds the resource the course's tasks need
+(``SandboxCheck``), and a task that reaches it anyway raises ``SandboxRefused``: it never
+grades unsandboxed.
 """
 import logging
 import os
@@ -172,10 +174,10 @@ class _Grader:
         folder.mkdir(parents=True, exist_ok=True)
         to_child, from_parent = os.pipe()
         to_parent, from_child = os.pipe()
-        env = _child_env(folder)
+        env = _child_env()
         self.process = subprocess.Popen(
             [sys.executable, "-P", "-m", "course.grading.cluster.worker",
-             str(to_child), str(from_child)],
+             str(to_child), str(from_child), str(hidden_folder(folder))],
             pass_fds=(to_child, from_child), cwd=folder, env=env, start_new_session=True,
             stdin=subprocess.DEVNULL)
         os.close(to_child)
@@ -212,16 +214,26 @@ def hidden_folder(folder: Path) -> Path:
     return closed_above(folder) or folder
 
 
-def _child_env(folder: Path) -> dict:
-    """The grading process's environment: the venv first on PATH, no gradebook URL, and the
-    worker's grading folder hidden from every kernel."""
+def _child_env() -> dict:
+    """The grading process's environment: the venv first on PATH, no gradebook URL."""
     from course.grading.course_dir import tool_env
 
     env = tool_env()
     env.pop("COURSE_GRADEBOOK_URL", None)
-    env["COURSE_HIDDEN_ROOTS"] = str(hidden_folder(folder))
     env.setdefault("MPLBACKEND", "Agg")
     return env
+
+
+def with_hidden(settings: dict, root: Path, hidden: str) -> dict:
+    """The nbgrader ``settings`` a task grades the course at ``root`` with, its
+    ``CourseSettings.hidden_roots`` (what the course's config says, or the task's settings)
+    joined by ``hidden``, the worker's grading folder, which every kernel's sandbox covers."""
+    from course.grading.course_dir import course_settings
+
+    own = dict(settings.get("CourseSettings") or {})
+    given = own.get("hidden_roots", course_settings(root).hidden_roots)
+    own["hidden_roots"] = os.pathsep.join(p for p in (*str(given).split(os.pathsep), hidden) if p)
+    return {**settings, "CourseSettings": own}
 
 
 # --- the grading process -------------------------------------------------------------------------
@@ -269,14 +281,14 @@ def scores(db_url: str, assignment: str, student: str) -> dict | None:
                               for nb in submission.notebooks}}
 
 
-def _grade_order(order: dict) -> dict:
+def _grade_order(order: dict, hidden: str) -> dict:
     from course.grading.batch.student import grade_one
     from course.grading.course_dir import nbgrader_api
     from course.grading.logs import run_log, student_log
 
     root, assignment, student = Path(order["root"]), order["assignment"], order["student"]
     os.chdir(root)
-    api = nbgrader_api(root, order["settings"])
+    api = nbgrader_api(root, with_hidden(order["settings"], root, hidden))
     outcome, problem = grade_one(api, root, assignment, student, feedback=True)
     said = run_log(root, assignment)
     return {"outcome": outcome, "problem": problem,
@@ -288,8 +300,11 @@ def _grade_order(order: dict) -> dict:
 
 
 def main(argv: list[str]) -> None:
+    """The grading process: ``argv`` names its two pipes and the folder every kernel hides
+    (``hidden_folder``)."""
     orders = Connection(int(argv[1]), writable=False)
     answers = Connection(int(argv[2]), readable=False)
+    hidden = argv[3]
     threading.Thread(target=_watch_parent, daemon=True).start()
     from course.grading.sandbox.kernel import build_font_cache
 
@@ -303,7 +318,7 @@ def main(argv: list[str]) -> None:
         except EOFError:
             return
         try:
-            answer = _grade_order(order)
+            answer = _grade_order(order, hidden)
         except Exception as error:  # the grader's own failure: this student, by name
             from course.grading.outcome import Outcome, Status
 

@@ -38,7 +38,7 @@ from course.grading.judge.core import HIDDEN_BEGIN
 
 from course.grading.sandbox import judge as sandbox_judge, kernel as sandbox_kernel
 from course.grading.judge.kernel_link import KernelGone
-from course.grading.sandbox.template import WORKER, forks_from
+from course.grading.sandbox.template import WORKER, forks_from, start_judge
 
 MAX_FRAME = in_kernel.MAX_REPLY + 1024 * 1024
 MAX_PRINTED = 256 * 1024    # characters of a test cell's printed output kept
@@ -227,7 +227,7 @@ class JudgeSandbox:
         self._errors = tempfile.TemporaryFile()
         template = forks_from()
         if self.sandboxed and template:  # forked from the worker's warm template
-            self.process = sandbox_judge.start(template, self.folder, ENTRY, self._errors)
+            self.process = start_judge(template, self.folder, ENTRY, self._errors)
             if self.process is not None:
                 return
         if self.sandboxed:  # the launcher builds the sandbox, drops root and becomes bwrap

@@ -302,19 +302,14 @@ def _write(path: Path, value: int | str) -> None:
         handle.write(str(value))
 
 
-def sweep(older_than: float = 3600.0) -> int:
+def sweep(folders: Path | None, older_than: float = 3600.0) -> int:
     """Remove empty groups left by graders that died: those older than ``older_than`` seconds,
-    and at once those whose kernel's runtime folder is gone (a group is made after its folder
-    and removed before it, so its grader is done with it)."""
-    from course.grading.sandbox import runtime
-
+    and at once those whose kernel's runtime folder is gone from ``folders`` (the kernels'
+    runtime folders, ``runtime.base``; a group is made after its folder and removed before it,
+    so its grader is done with it)."""
     removed = 0
     if status() is not None:
         return 0
-    try:
-        folders = runtime.base()
-    except (OSError, RuntimeError):
-        folders = None
     for parent in parents().values():
         for folder in parent.iterdir() if parent.is_dir() else ():
             try:

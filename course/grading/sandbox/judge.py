@@ -1,6 +1,6 @@
 """The judge's sandbox, declared once (``judge_spec``), and the two ways one starts: cold,
 ``launch`` becoming bubblewrap (``judge_argv``), or warm, forked from the worker's template
-(``start``; built there by ``warm.JudgeLaunch``).
+(``template.start_judge``; built there by ``warm.JudgeLaunch``).
 
 The judge's sandbox is stricter than a kernel's: an empty, read-only root holding only the
 system folders, the interpreter, ``.venv/`` and ``course/``, a sized ``/tmp``, a minimal
@@ -22,6 +22,9 @@ PROCESSES = 64              # the judge forks nothing; a test that tries gets fe
 TMP_BYTES = 32 * 1024 ** 2
 OUTSIDE_BASE = 2_100_000_000  # + the worker's pid: the judge's host uid under a root grader (bwrap wants < 2**31)
 SYSTEM_FOLDERS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# What a judge forked from a warm template may run (its request's entry: "module:function"):
+# the template imports them as it warms up and runs nothing else (``warm.JudgeLaunch``).
+JUDGE_MODULES = ("course.grading.judge.core", "course.grading.judge.sandbox")
 # The cold path's launcher, run in isolated mode (-I), so no folder of the submission's is on
 # the path and no PYTHON* variable is read.
 LAUNCHER = "from course.grading.sandbox.judge import launch; launch()"
@@ -48,8 +51,9 @@ def judge_environment() -> dict:
     return sandbox_environment()
 
 
-def judge_spec(workdir: Path):
-    """The judge's sandbox, once for both paths (``sandbox.spec``)."""
+def judge_spec(workdir: Path, environment: dict[str, str] | None = None):
+    """The judge's sandbox, once for both paths (``sandbox.spec``); its whole environment is
+    ``environment`` (a warm fork's request's), else ``judge_environment``."""
     from course.grading.sandbox import spec
 
     links, binds = [], {}
@@ -67,7 +71,8 @@ def judge_spec(workdir: Path):
               *(binds[folder] for folder in sorted(binds)),  # a folder before what lies in it
               *spec.dev(sandbox_kernel.TMP_BYTES), spec.Proc(),
               spec.Workspace(workdir, sandbox_kernel.WORKSPACE_BYTES, 0o444, writable=False)]
-    return spec.Spec("empty", tuple(mounts), workdir, judge_environment(),
+    environment = judge_environment() if environment is None else dict(environment)
+    return spec.Spec("empty", tuple(mounts), workdir, environment,
                      (MEMORY_BYTES, FILE_BYTES, PROCESSES), cgroup_namespace=True)
 
 
@@ -103,31 +108,3 @@ def launch() -> None:
 
     namespaces.join_new_session_keyring()  # as the judge's uid: the keyring is its own, empty
     os.execv(bwrap, argv)
-
-
-def start(address: str | None, folder: Path, entry: str, errors):
-    """The warm path: ask the template at ``address`` for a judge of ``folder`` running
-    ``entry``, its stderr into the file ``errors``: its ``template.Forked`` handle, with its
-    channel as ``stdin`` and ``stdout`` (as the caller uses a subprocess's); None when there
-    is no template or it could not start one (the caller then starts it cold)."""
-    import logging
-
-    from course.grading.sandbox.template import fork
-
-    judge_in, to_judge = os.pipe()
-    from_judge, judge_out = os.pipe()
-    request = {"role": "judge", "cwd": str(folder), "env": judge_environment(),
-               "uid": outside_ids()[0], "entry": entry}
-    try:
-        forked, why = fork(address, request, [judge_in, judge_out, errors.fileno()])
-    finally:
-        os.close(judge_in)
-        os.close(judge_out)
-    if forked is None:
-        os.close(to_judge)
-        os.close(from_judge)
-        logging.getLogger(__name__).warning("%s: the judge starts in bubblewrap", why)
-        return None
-    forked.stdin = os.fdopen(to_judge, "wb", buffering=0)
-    forked.stdout = os.fdopen(from_judge, "rb", buffering=0)
-    return forked

@@ -1,8 +1,11 @@
 """Start an IPython kernel for one submission inside a bubblewrap sandbox.
 
 Run by the ``course-sandbox`` kernelspec as ``python -m course.grading.sandbox.kernel
-CONNECTION_FILE``, in the submission's own folder (nbgrader's working directory for it), with
-the connection file in a per-kernel runtime folder that ``sandbox_provisioner`` made.
+CONNECTION_FILE``, followed by the options the provisioner adds (``settings.KernelSettings``:
+the folders to hide, the limits), in the submission's own folder (nbgrader's working directory
+for it), with the connection file in a per-kernel runtime folder that ``sandbox_provisioner``
+made. ``main`` reads them once and hands them down; nothing below it reads a setting from the
+environment.
 
 Enforced: the kernel runs as nobody (uid 65534) in its own user namespace, which maps it to an
 unprivileged uid outside: for a root grader a uid of the kernel's own (so no root-owned file
@@ -29,7 +32,8 @@ import sys
 from pathlib import Path
 
 from course.grading.sandbox.environment import sandbox_environment
-from course.grading.sandbox.spec import SANDBOX_GID, SANDBOX_UID, fd  # noqa: F401 (who it is inside)
+from course.grading.sandbox.spec import SANDBOX_GID, SANDBOX_UID  # noqa: F401 (who it is inside)
+from course.grading.settings import KernelSettings, Limits
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[3]  # the repository holding course/ and .venv/
 MEMORY_BYTES = 3 * 1024 ** 3
@@ -39,6 +43,7 @@ WORKSPACE_BYTES = 128 * 1024 ** 2   # the submission's writable folder: its quot
 TMP_BYTES = 64 * 1024 ** 2          # /tmp and /dev/shm
 HIDDEN_BYTES = 64 * 1024            # the empty, read-only folders that hide the course roots
 OUTSIDE_BASE = 2_000_000_000        # + the kernel's pid: who it is on the host when root grades
+STDERR_BYTES = 1024 ** 2            # what one kernel may write into the run log (``relay``)
 # Where other people's and services' files live: every user's home (a TA's clone, another
 # course), service data (PostgreSQL's, mail, spools, backups), mounts, and services' sockets
 # (``/run``: PostgreSQL's, Docker's; a socket file is reached through the file system, its own
@@ -64,17 +69,18 @@ OPTIONS = tuple(f"--{section}.{name}={value}"
                 for section, traits in CONFIG.items() for name, value in traits.items())
 
 
-def hidden_roots() -> list[Path]:
-    """Folders the kernel must not see: the course roots, the exchange, the grader's home and
-    ``HIDDEN_DEFAULTS``, each as it is on this machine."""
-    roots = {PACKAGE_ROOT} | ({Path.home().resolve()} - {Path("/")})
-    if os.environ.get("COURSE_ROOT"):
-        roots.add(Path(os.environ["COURSE_ROOT"]).resolve())
-    # A cluster worker's grading folder (every task's course root and the assignment's
-    # material with its hidden tests): see course/grading/cluster/worker.py.
-    roots.update(Path(p).resolve()
-                 for p in os.environ.get("COURSE_HIDDEN_ROOTS", "").split(os.pathsep) if p)
-    exchange = [os.environ["COURSE_EXCHANGE"]] if os.environ.get("COURSE_EXCHANGE") else []
+def hidden_roots(settings: KernelSettings) -> list[Path]:
+    """Folders the kernel must not see: this checkout, the course root, the exchange and the
+    other folders ``settings`` names (a cluster worker's grading folder, with every task's
+    course root and the assignment's hidden tests: course/grading/cluster/worker.py), the
+    grader's home and ``HIDDEN_DEFAULTS``, each as it is on this machine."""
+    roots = {PACKAGE_ROOT}
+    if settings.home:
+        roots |= {Path(settings.home).resolve()} - {Path("/")}
+    if settings.course_root:
+        roots.add(Path(settings.course_root).resolve())
+    roots.update(Path(p).resolve() for p in settings.hidden_roots if p)
+    exchange = [settings.exchange] if settings.exchange else []
     roots.update(Path(p).resolve() for p in (*HIDDEN_DEFAULTS, *exchange) if Path(p).is_dir())
     return sorted(roots)
 
@@ -120,28 +126,6 @@ def build_font_cache() -> None:
         import matplotlib.font_manager  # noqa: F401  (importing it writes the list)
 
 
-def workspace_argv(source: Path, dest: Path, depth: int = 0,
-                   empty: tuple[str, ...] = ("--ro-bind", "/dev/null")) -> list[str]:
-    """bwrap options copying the regular files and folders of ``source`` into ``dest``.
-
-    Links, devices and fifos are skipped (intake refuses such submissions before this); the
-    notebooks at the top read as empty (``empty`` + the notebook's path), as the one being
-    graded holds the hidden tests.
-    """
-    argv = []
-    for entry in sorted(os.scandir(source), key=lambda e: e.name):
-        target = dest / entry.name
-        mode = entry.stat(follow_symlinks=False).st_mode
-        if depth == 0 and entry.name.endswith(".ipynb") and stat.S_ISREG(mode):
-            argv += [*empty, str(target)]
-        elif stat.S_ISREG(mode):
-            argv += ["--perms", "0644", "--file", fd(Path(entry.path)), str(target)]
-        elif stat.S_ISDIR(mode) and depth < 8:
-            argv += ["--dir", str(target)] + workspace_argv(Path(entry.path), target, depth + 1,
-                                                             empty)
-    return argv
-
-
 def sys_kept() -> list[Path]:
     """What of the host's ``/sys`` a sandbox shows (``SYS_KEPT``, as far as this machine has it)."""
     return [Path(folder) for folder in SYS_KEPT if Path(folder).is_dir()]
@@ -153,18 +137,21 @@ def kept_folders() -> list[Path]:
                    PACKAGE_ROOT / "course"})
 
 
-def kernel_spec(connection_file: str, workdir: Path):
-    """The kernel's sandbox, once for both paths (``spec``): the host's root read-only, a
-    minimal ``/dev``, sized ``/tmp``, the CPUs of ``/sys``, the course roots, homes, service
-    data and other kernels' runtime folders covered (the interpreter, ``.venv/`` and ``course/``
-    bound back), its runtime folder read-only but for its sockets, the submission copied (its
-    notebooks empty and unreadable) and the grader's matplotlib font list."""
+def kernel_spec(connection_file: str, workdir: Path, settings: KernelSettings,
+                environment: dict[str, str]):
+    """The kernel's sandbox, once for both paths (``spec``), from its launcher's ``settings``
+    and its whole ``environment`` (``environment.sandbox_environment``): the host's root
+    read-only, a minimal ``/dev``, sized ``/tmp``, the CPUs of ``/sys``, the course roots,
+    homes, service data and other kernels' runtime folders covered (the interpreter,
+    ``.venv/`` and ``course/`` bound back), its runtime folder read-only but for its sockets,
+    the submission copied (its notebooks empty and unreadable) and the grader's matplotlib
+    font list."""
     from course.grading.sandbox import spec
     from course.grading.sandbox.runtime import SOCKETS
-    from course.grading.settings import CourseSettings
 
     runtime = Path(connection_file).resolve().parent
-    hidden = hidden_roots() + [runtime.parent]  # other kernels' runtime folders live beside ours
+    # other kernels' runtime folders live beside ours
+    hidden = hidden_roots(settings) + [runtime.parent]
     mounts = [*spec.dev(TMP_BYTES), spec.Proc(),
               spec.Tmpfs(Path("/tmp"), TMP_BYTES, 0o1777, writable=True),
               spec.Tmpfs(Path("/sys"), HIDDEN_BYTES),
@@ -176,17 +163,19 @@ def kernel_spec(connection_file: str, workdir: Path):
               spec.Workspace(workdir, WORKSPACE_BYTES, 0o000, writable=True),
               *(spec.Copy(cache, Path("/tmp/.cache/matplotlib") / cache.name)
                 for cache in font_caches())]
-    return spec.Spec("host", tuple(mounts), workdir, sandbox_environment(),
-                     (MEMORY_BYTES, FILE_BYTES, CourseSettings().kernel_processes))
+    return spec.Spec("host", tuple(mounts), workdir, dict(environment),
+                     (MEMORY_BYTES, FILE_BYTES, settings.limits.processes))
 
 
-def bwrap_argv(connection_file: str, workdir: Path) -> list[str]:
-    """The bubblewrap command line that runs ipykernel for ``workdir``."""
+def bwrap_argv(connection_file: str, workdir: Path, settings: KernelSettings,
+               environment: dict[str, str]) -> list[str]:
+    """The bubblewrap command line that runs ipykernel for ``workdir`` (``kernel_spec``)."""
     from course.grading.sandbox.spec import bwrap_options
 
     connection = Path(connection_file).resolve()
-    return ["bwrap", *bwrap_options(kernel_spec(connection_file, workdir)),
-            sys.executable, "-c", LAUNCH, "-f", str(connection), *OPTIONS]
+    sandbox = kernel_spec(connection_file, workdir, settings, environment)
+    return ["bwrap", *bwrap_options(sandbox), sys.executable, "-c", LAUNCH, "-f",
+            str(connection), *OPTIONS]
 
 
 def closed_above(path: Path) -> Path | None:
@@ -239,16 +228,15 @@ def limit_resources(memory: int = MEMORY_BYTES, file: int = FILE_BYTES,
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def confine(name: str) -> str | None:
+def confine(name: str, limits: Limits) -> str | None:
     """As root, put this process (and so all the kernel will start) in a cgroup of its own
-    named ``name``, with the course's kernel limits; None, or why there is none."""
+    named ``name``, with the kernel's ``limits``; None, or why there is none."""
     from course.grading.sandbox import cgroups
-    from course.grading.settings import CourseSettings
 
     why = cgroups.status()
     if why is None:
         group = cgroups.Group(name)
-        group.create(CourseSettings().kernel_limits())
+        group.create(limits)
         group.join()
     return why
 
@@ -307,22 +295,26 @@ def status_line() -> str | None:
 
 def main(argv: list[str]) -> None:
     """The kernelspec's launcher: the kernel of ``argv[1]`` (its connection file) started cold
-    in bubblewrap. (A worker with a warm template has its kernels forked there instead.)"""
+    in bubblewrap, with the settings the rest of ``argv`` gives (``KernelSettings.argv``) and
+    the sandbox's allow-list of this process's environment. (A worker with a warm template has
+    its kernels forked there instead, told the same in its request.)"""
     connection_file = argv[1]
+    if len(argv) < 3:  # a kernelspec copied without its declaration: nothing would say what to hide
+        sys.exit("the course's kernel launcher was started without its settings: only a "
+                 "kernelspec declaring \"course_sandbox\": \"kernel\" in its metadata runs it")
+    settings = KernelSettings.from_argv(argv[2:])
     if not available():
         sys.exit("bubblewrap (bwrap) is not installed: cannot start a sandboxed kernel")
-    command = bwrap_argv(connection_file, Path.cwd().resolve())
+    command = bwrap_argv(connection_file, Path.cwd().resolve(), settings, sandbox_environment())
     command[0] = shutil.which("bwrap")
-    from course.grading.settings import CourseSettings
-
-    limit_resources(processes=CourseSettings().kernel_processes)
+    limit_resources(processes=settings.limits.processes)
     quiet = os.open(os.devnull, os.O_WRONLY)
     os.dup2(quiet, 1)  # ipykernel's connection banner; cell output travels over ZMQ instead
     os.chdir("/")      # nobody may not be able to stay in the grader's folder
     runtime = Path(connection_file).resolve().parent
     if os.geteuid() == 0:
         open_the_way(kept_folders())
-        confine(runtime.name)
+        confine(runtime.name, settings.limits)
     drop_root(runtime)
     from course.grading.sandbox import namespaces
 
@@ -335,8 +327,6 @@ def stderr_through_a_relay() -> None:
     """Make this process's stderr (and so the kernel's) a pipe that a forked relay copies to
     the real one (the run log), 1 MiB at most: the log's own descriptor in a kernel could be
     truncated, wiping what classmates' grading wrote there, or filled."""
-    from course.grading.sandbox.template import relay
-
     source, sink = os.pipe()
     if os.fork() == 0:
         os.close(sink)
@@ -347,6 +337,22 @@ def stderr_through_a_relay() -> None:
     os.close(source)
     os.dup2(sink, 2)
     os.close(sink)
+
+
+def relay(source: int, target: int, limit: int = STDERR_BYTES, close: bool = False) -> None:
+    """Copy what arrives on ``source`` to ``target`` (at most ``limit`` bytes; the rest is
+    read and dropped) until it ends; then close ``source`` (and, with ``close``, ``target``)."""
+    copied = 0
+    while chunk := os.read(source, 1 << 16):
+        if copied < limit:
+            try:
+                os.write(target, chunk[:limit - copied])
+            except OSError:
+                pass
+            copied += len(chunk)
+    os.close(source)
+    if close:
+        os.close(target)
 
 
 if __name__ == "__main__":

@@ -10,12 +10,18 @@ kernelspec), so plain ``nbgrader autograde`` and ``python -m course grade`` both
   sockets in reach (the sandbox shows it only its own folder), and nothing the grader does
   there by path that the kernel could redirect; a grading process's first kernel first sweeps
   away the folders of graders that died (``runtime.sweep``);
-* each kernel's launcher is told which course root and exchange to hide (``COURSE_ROOT``,
-  ``COURSE_EXCHANGE`` in its environment, from the ``CourseSettings`` in the kernel manager's
-  config), so the grader's own environment is never changed to carry them; the kernel itself
-  gets none of it, only the sandbox's allow-list (``environment``);
-* under a root grader the kernel's launcher, or the warm template that forks it (``_forked``),
-  puts it in a cgroup named for its runtime folder (``kernel.confine``, ``warm.start``);
+* the course's own kernelspec says so in its metadata (``"course_sandbox": "kernel"``,
+  ``SANDBOX_METADATA``); for it, the provisioner makes the launcher's settings once from the
+  ``CourseSettings`` in the kernel manager's config (``settings.KernelSettings``: the course
+  root, the exchange and the other folders to hide, the grader's home, the kernel's limits)
+  and hands them on as arguments: added to the launcher's command line (cold), or in the warm
+  template's request (``_forked``). Neither the grader's environment nor the launcher's carries
+  them; the kernel itself gets none of it, only the sandbox's allow-list (``environment``);
+* under a root grading worker with a warm template, a kernel of the course's kernelspec is
+  forked from the template (``_forked``); any other kernelspec, even one naming this
+  provisioner, runs its own command (cold);
+* under a root grader the kernel's launcher, or the warm fork, puts it in a cgroup named for
+  its runtime folder (``kernel.confine``, ``warm.KernelLaunch``);
   cleaning up kills what is left in it and removes it;
 * the kernel writes into a size-limited copy of the submission folder that vanishes with it,
   so before the kernel is killed the grader copies the regular files it wrote back into the
@@ -32,12 +38,15 @@ from jupyter_client.provisioning import LocalProvisioner
 from course.grading.sandbox import runtime as runtime_folder
 from course.grading.sandbox.bring_back import copy_back
 from course.grading.sandbox.template import Forked, forks_from, start_kernel
-from course.grading.settings import CourseSettings
+from course.grading.settings import CourseSettings, KernelSettings
 from course.grading.submissions import open_below
 
 SOCKETS_WAIT = 10.0  # seconds launch_kernel waits for the kernel's sockets (then the client's)
 SOCKET_PORTS = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
-LAUNCHER = "course.grading.sandbox.kernel"  # the kernelspec's: python -m LAUNCHER CONNECTION_FILE
+# What the course's kernelspec (sandbox/jupyter/kernels/course-sandbox) says in its metadata:
+# its command is the course's launcher, told the KernelSettings as arguments, so its kernels
+# may be forked warm instead.
+SANDBOX_METADATA = ("course_sandbox", "kernel")
 
 
 runtime_base = runtime_folder.base
@@ -56,6 +65,13 @@ class SandboxProvisioner(LocalProvisioner):
     runtime: Path | None = None
     workdir: Path | None = None
     folder: runtime_folder.Folder | None = None
+    settings: KernelSettings | None = None  # what the course's launcher is told (``pre_launch``)
+
+    def course_sandbox(self) -> bool:
+        """Whether this kernel's kernelspec declares itself the course's (``SANDBOX_METADATA``)."""
+        metadata = getattr(self.kernel_spec, "metadata", None) or {}
+        key, value = SANDBOX_METADATA
+        return metadata.get(key) == value
 
     async def pre_launch(self, **kwargs):
         km = self.parent
@@ -70,9 +86,10 @@ class SandboxProvisioner(LocalProvisioner):
             km.connection_file = str(self.runtime / "kernel.json")
             km.ip = str(self.folder.sockets / "kernel")  # sockets are kernel-1 … kernel-5
         self.folder.make_sockets()  # a fresh one for a restarted kernel
-        hide = CourseSettings(config=km.config).kernel_environment()
-        if hide:
-            kwargs["env"] = {**(kwargs.get("env") or os.environ), **hide}
+        if self.course_sandbox():
+            self.settings = CourseSettings(config=km.config).kernel_settings()
+            kwargs["extra_arguments"] = [*self.settings.argv(),
+                                         *(kwargs.get("extra_arguments") or [])]
         return await super().pre_launch(**kwargs)
 
     async def launch_kernel(self, cmd, **kwargs):
@@ -84,15 +101,16 @@ class SandboxProvisioner(LocalProvisioner):
         return info
 
     def _forked(self, cmd: list[str], kwargs: dict) -> dict | None:
-        """Under a root grading worker with a warm template, when the kernelspec runs the
-        course's own launcher: the kernel forked from the template, with no launcher process
-        between (``template.start_kernel``); else None (``cmd`` runs, and the launcher starts
-        the kernel cold in bubblewrap)."""
+        """Under a root grading worker with a warm template, for the course's own kernelspec
+        (``course_sandbox``): the kernel forked from the template, with no launcher process
+        between (``template.start_kernel``), told what the launcher's arguments would have
+        told it (``settings``); else None (``cmd`` runs: the course's launcher starts the
+        kernel cold in bubblewrap, another kernelspec's command whatever it starts)."""
         address = forks_from()
-        if not address or cmd[1:3] != ["-m", LAUNCHER] or len(cmd) != 4:
+        if not address or not self.course_sandbox() or self.settings is None:
             return None
         forked, why = start_kernel(address, self.parent.connection_file, self.workdir,
-                                   kwargs.get("env") or dict(os.environ))
+                                   self.settings, kwargs.get("env") or dict(os.environ))
         if forked is None:
             self.log.warning("%s: this kernel starts cold, in bubblewrap", why)
             return None

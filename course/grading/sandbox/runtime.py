@@ -240,6 +240,18 @@ def _end_group(name: str) -> None:
             pass
 
 
+def sweep_groups(older_than: float = 3600.0) -> int:
+    """``cgroups.sweep`` of the kernel groups that graders which died left behind, told where
+    the kernels' runtime folders are (a group whose folder is gone goes at once)."""
+    from course.grading.sandbox import cgroups
+
+    try:
+        folders = base()
+    except (OSError, RuntimeError):
+        folders = None
+    return cgroups.sweep(folders, older_than)
+
+
 _swept = False
 
 

@@ -4,8 +4,8 @@ from there (``warm.start``) instead of starting a fresh interpreter in bubblewra
 
 It never runs student code and holds nothing secret: it starts before any student, with the
 sandbox's allow-list of the worker's environment (``template_environment``), and is told per
-kernel only what a kernel's launcher would know (connection file, folder, the course's settings,
-the kernel's allow-listed environment). Three parts:
+kernel only what a kernel's launcher would know (connection file, folder, its
+``KernelSettings``, the kernel's allow-listed environment). Three parts:
 
 * ``serve`` — the template: imports, then answers on a unix socket in a folder only the
   grader may enter (hidden from every kernel). Each connection is one kernel (or judge): it
@@ -13,7 +13,7 @@ the kernel's allow-listed environment). Three parts:
 * ``Template`` — the worker's handle: started before the first student, replaced when it has
   died (the student in flight, whose kernel died with it, is retried as any dead kernel is).
 * ``fork`` — the grader's side: asks the template for a sandbox (``start_kernel`` for the
-  provisioner, ``sandbox.judge.start`` for a judge) and returns a ``Forked`` handle that jupyter_client
+  provisioner, ``start_judge`` for a judge) and returns a ``Forked`` handle that jupyter_client
   and the judge wait for and kill as they would a subprocess; no launcher process stands
   between.
 
@@ -32,10 +32,6 @@ from pathlib import Path
 
 SOCKET_NAME = "template.sock"
 READY = "template ready"
-STDERR_BYTES = 1024 ** 2  # what one kernel may write into the run log
-# What no kernel may see, so no launcher sends it: the kernel is a fork of what the template
-# received for it, so a value it was only told to drop would stay in its memory.
-NOT_FOR_KERNELS = ("JPY_PARENT_PID", "COURSE_GRADEBOOK_URL")
 # What each graded kernel and the course's notebooks import: loaded once, here.
 WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell",
                 "course.grading.sandbox.kernel_app",
@@ -52,14 +48,14 @@ WARM_MODULES = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell
                 "pygments.formatters.terminal256",
                 # what a graceful shutdown imports to end the kernel's children (10-20 ms)
                 "psutil", "pwd")
-# What a judge of test cells forked from the template runs (the entry its request names).
-JUDGE_MODULES = ("course.grading.judge.core", "course.grading.judge.sandbox")
 
 
 def warm_up() -> None:
     """Import what kernels need and load the tokenizer's encoding (no student is here yet)."""
     import importlib
     import pkgutil
+
+    from course.grading.sandbox.judge import JUDGE_MODULES
 
     for name in (*WARM_MODULES, *JUDGE_MODULES):
         importlib.import_module(name)
@@ -461,21 +457,23 @@ def fork(address: str | None, request: dict, fds: list[int],
     return forked, ""
 
 
-def start_kernel(address: str | None, connection_file: str, cwd: Path,
+def start_kernel(address: str | None, connection_file: str, cwd: Path, settings,
                  env: dict) -> tuple[Forked | None, str]:
     """Have the template at ``address`` fork the kernel of ``connection_file`` for the
-    submission folder ``cwd``, its sandbox built from the settings in ``env`` (the environment
-    a cold kernel's launcher would get), its environment the sandbox's allow-list of ``env``
-    (``environment.sandbox_environment``): nothing else of ``env`` is sent, as the kernel is a
-    fork of what the template received for it. The kernel's stderr is a pipe copied into this
+    submission folder ``cwd``, its sandbox built from ``settings`` (the ``KernelSettings`` a
+    cold kernel's launcher is given as arguments), its environment the sandbox's allow-list of
+    ``env`` (the environment a cold launcher would get; ``environment.sandbox_environment``):
+    nothing else of ``env`` is sent, as the kernel is a fork of what the template received for
+    it. The kernel's stderr is a pipe copied into this
     process's stderr of now (the run log, 1 MiB at most): the log's own descriptor in the
     kernel could be truncated, wiping what classmates' grading wrote."""
     from course.grading.sandbox.environment import sandbox_environment
+    from course.grading.sandbox.kernel import relay
 
     quiet = os.open(os.devnull, os.O_RDWR)
     errors, errors_in_kernel = os.pipe()
     request = {"connection_file": connection_file, "cwd": str(cwd),
-               "settings": launcher_settings(env), "env": sandbox_environment(env)}
+               "settings": settings.as_dict(), "env": sandbox_environment(env)}
     try:
         forked, why = fork(address, request, [quiet, quiet, errors_in_kernel])
     finally:
@@ -490,20 +488,32 @@ def start_kernel(address: str | None, connection_file: str, cwd: Path,
     return forked, ""
 
 
-def relay(source: int, target: int, limit: int = STDERR_BYTES, close: bool = False) -> None:
-    """Copy what arrives on ``source`` to ``target`` (at most ``limit`` bytes; the rest is
-    read and dropped) until it ends; then close ``source`` (and, with ``close``, ``target``)."""
-    copied = 0
-    while chunk := os.read(source, 1 << 16):
-        if copied < limit:
-            try:
-                os.write(target, chunk[:limit - copied])
-            except OSError:
-                pass
-            copied += len(chunk)
-    os.close(source)
-    if close:
-        os.close(target)
+def start_judge(address: str | None, folder: Path, entry: str, errors):
+    """The warm path: ask the template at ``address`` for a judge of ``folder`` running
+    ``entry``, its stderr into the file ``errors``: its ``Forked`` handle, with its
+    channel as ``stdin`` and ``stdout`` (as the caller uses a subprocess's); None when there
+    is no template or it could not start one (the caller then starts it cold)."""
+    import logging
+
+    from course.grading.sandbox.judge import judge_environment, outside_ids
+
+    judge_in, to_judge = os.pipe()
+    from_judge, judge_out = os.pipe()
+    request = {"role": "judge", "cwd": str(folder), "env": judge_environment(),
+               "uid": outside_ids()[0], "entry": entry}
+    try:
+        forked, why = fork(address, request, [judge_in, judge_out, errors.fileno()])
+    finally:
+        os.close(judge_in)
+        os.close(judge_out)
+    if forked is None:
+        os.close(to_judge)
+        os.close(from_judge)
+        logging.getLogger(__name__).warning("%s: the judge starts in bubblewrap", why)
+        return None
+    forked.stdin = os.fdopen(to_judge, "wb", buffering=0)
+    forked.stdout = os.fdopen(from_judge, "rb", buffering=0)
+    return forked
 
 
 class TemplateForker:
@@ -587,14 +597,6 @@ class HandedTemplate:
             _kill(self._pidfd)
             self._pidfd = None
         self._folder.remove()
-
-
-def launcher_settings(env: dict) -> dict:
-    """What of a launcher's environment ``env`` a warm kernel's sandbox is built from, as a cold
-    kernel's launcher reads it: the course's settings (``COURSE_*``, less what no kernel may see)
-    and the home to hide (``kernel.hidden_roots``)."""
-    return {k: v for k, v in env.items()
-            if (k.startswith("COURSE_") or k == "HOME") and k not in NOT_FOR_KERNELS}
 
 
 def template_environment() -> dict:

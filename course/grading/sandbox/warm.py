@@ -5,7 +5,9 @@ the student's is read, the sandbox ``kernel.kernel_spec`` declares (the one ``ke
 asks bubblewrap for, from the same ``spec.Spec``): a cgroup and a host uid of this kernel's own;
 new mount, network (loopback only), IPC, UTS and pid namespaces; the spec's mounts (``build``),
 the rest read-only, nosuid and nodev; the spec's rlimits; its environment replaced by the
-sandbox's allow-list (``environment``). Then the kernel (pid 1 of its pid
+spec's (the sandbox's allow-list of the request's, ``environment``). What the sandbox is built
+from is the request, passed down as values (``KernelLaunch``, ``JudgeLaunch``): the fork writes
+no setting into its environment and reads none from it. Then the kernel (pid 1 of its pid
 namespace, so all it starts dies with it) becomes its uid, joins a new, empty session keyring,
 enters a user namespace of its own as nobody that may make no further one, drops every
 capability, sets no-new-privileges, and runs ipykernel in the interpreter the template warmed up.
@@ -26,8 +28,7 @@ from pathlib import Path
 from course.grading.sandbox import cgroups, environment, kernel, namespaces as ns
 from course.grading.sandbox import spec as sandbox_spec
 from course.grading.sandbox.runtime import hand_over
-from course.grading.sandbox.template import JUDGE_MODULES, NOT_FOR_KERNELS
-from course.grading.settings import CourseSettings
+from course.grading.settings import KernelSettings
 
 
 def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None:
@@ -42,10 +43,6 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         os.dup2(quiet, 1)  # the template's own stdout is the worker's pipe
         os.close(quiet)
         os.setsid()
-        os.environ.clear()  # what the sandbox is built from: the launcher's settings, no more
-        os.environ.update({k: v for k, v in request.pop("settings", {}).items()
-                           if k not in NOT_FOR_KERNELS})
-        # its settings come from the environment set above
         launch = JudgeLaunch if request.get("role") == "judge" else KernelLaunch
         sandbox = launch(request)
         uid, gid = sandbox.ids()
@@ -54,8 +51,8 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
         sandbox.build(uid, gid)
         ns.loopback_up()
         sandbox.limit()
-        os.environ.clear()  # the sandbox's allow-list, whatever the request held besides
-        os.environ.update({k: v for k, v in request["env"].items() if environment.allowed(k)})
+        os.environ.clear()  # the spec's: the sandbox's allow-list, nothing of the template's
+        os.environ.update(sandbox.spec.environment)
         os.environ["PWD"] = str(sandbox.spec.workdir)  # as bwrap's --chdir sets it
         read_end, write_end = os.pipe()  # the inner process sees EOF here if its keeper is gone
         pid = os.fork()
@@ -87,20 +84,23 @@ def start(request: dict, reply_fd: int, stdio: list[int], template: int) -> None
 
 class KernelLaunch:
     """What ``start`` builds for a student's kernel: a cgroup and a host uid of its own, the
-    sandbox of ``kernel.kernel_spec``, and ipykernel."""
+    sandbox of ``kernel.kernel_spec``, and ipykernel. The request says what a cold launcher is
+    told: the connection file, the folder, the ``KernelSettings`` (its arguments) and the
+    kernel's environment (the sandbox's allow-list of it is kept)."""
 
     def __init__(self, request: dict):
         self.connection = Path(request["connection_file"])
         self.workdir, self.runtime = Path(request["cwd"]), self.connection.parent
-        self.settings = CourseSettings()
-        self.spec = kernel.kernel_spec(str(self.connection), self.workdir)
+        self.settings = KernelSettings.from_dict(request["settings"])
+        self.spec = kernel.kernel_spec(str(self.connection), self.workdir, self.settings,
+                                       _allowed(request["env"]))
 
     def ids(self) -> tuple[int, int]:
         """Its cgroup joined, its host uid claimed, its connection file and sockets folder
         handed to it (``runtime.hand_over``)."""
         if cgroups.status() is None:
             group = cgroups.Group(self.runtime.name)
-            group.create(self.settings.kernel_limits())
+            group.create(self.settings.limits)
             group.join()
         uid, gid = kernel.outside_ids(self.runtime.parent / "uids")
         hand_over(self.runtime, uid, gid)
@@ -122,7 +122,7 @@ class KernelLaunch:
 class JudgeLaunch:
     """What ``start`` builds for a judge of test cells: the host uid the request names (the
     worker's judge uid, never a kernel's), the sandbox of ``sandbox.judge.judge_spec``, and
-    the request's ``entry`` ("module:function" of ``template.JUDGE_MODULES``, which the
+    the request's ``entry`` ("module:function" of ``judge.JUDGE_MODULES``, which the
     template imported as it warmed up: nothing else runs, nothing is imported on request)."""
 
     def __init__(self, request: dict):
@@ -135,9 +135,9 @@ class JudgeLaunch:
         self.uid = uid
         module, _, function = str(request.get("entry", "")).partition(":")
         self.entry = getattr(sys.modules.get(module), function, None)
-        if module not in JUDGE_MODULES or not callable(self.entry):
+        if module not in judge.JUDGE_MODULES or not callable(self.entry):
             raise ValueError(f"not a judge's entry: {request.get('entry')!r}")
-        self.spec = judge.judge_spec(self.workdir)
+        self.spec = judge.judge_spec(self.workdir, _allowed(request["env"]))
 
     def ids(self) -> tuple[int, int]:
         return self.uid, self.uid
@@ -150,6 +150,11 @@ class JudgeLaunch:
 
     def run(self) -> None:
         self.entry()
+
+
+def _allowed(env: dict) -> dict[str, str]:
+    """The sandbox's allow-list of a request's environment (``environment.allowed``)."""
+    return {str(k): str(v) for k, v in env.items() if environment.allowed(str(k))}
 
 
 def _close_all_but(keep: set[int]) -> None:
