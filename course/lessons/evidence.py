@@ -2,8 +2,9 @@
 document, and the token spans of the chunks the course retriever returns for them.
 
 A span is a half-open ``(start, end)`` range of token positions in the whole document, the
-unit Chroma's chunking evaluation scores in. The metrics themselves are the student's graded
-functions: ``measure`` and ``evidence_explorer`` take them as parameters.
+unit Chroma's chunking evaluation scores in. The token metrics (recall, precision, IoU) are
+the student's graded functions: ``measure`` and ``evidence_explorer`` take them as parameters.
+``complete_answers`` is given: the question-level measure the core path plots.
 """
 import bisect
 from statistics import mean
@@ -57,6 +58,14 @@ def retrieved_token_spans(document: str, chunks, question: str, k: int,
     """Token spans of the ``k`` chunks the course retriever ranks first for ``question``."""
     spans = chunk_token_spans(document, chunks, tokens)
     return [spans[i] for i, _ in top_k(question, chunks, k) if spans[i] is not None]
+
+
+def complete_answers(retrieved, evidence) -> float:
+    """1.0 when one retrieved span covers every evidence span (``start <= a`` and ``b <= end``),
+    else 0.0: the spans as the graded measures take them; no evidence raises ValueError."""
+    if not evidence:
+        raise ValueError("a question without evidence has no answer to hold")
+    return float(any(all(start <= a and b <= end for a, b in evidence) for start, end in retrieved))
 
 
 def measure(metrics: dict, chunker, document: str, questions, sizes, k: int = 2) -> dict:
