@@ -92,7 +92,7 @@ def measure(metrics: dict, chunker, document: str, questions, sizes, k: int = 2)
 
 def retrieved_share(chunker, document: str, questions, size: int, k: int = 2) -> tuple[int, float]:
     """(chunks at ``size``, mean share of the document's tokens the top ``k`` chunks cover per
-    question): on a short document recall can "hold" only because k chunks are most of it."""
+    question): on a short document a measure can "hold" only because k chunks are most of it."""
     tokens = TokenMap(document)
     chunks = chunker(document, size)
     total = len(tokens.starts) or 1
@@ -129,7 +129,7 @@ HOLDS = 0.05  # a score "holds" from a size on if no larger size falls more than
 def holding_sizes(results: dict, sizes, tolerance: float = HOLDS) -> dict:
     """strategy -> (size, score): the smallest size whose score is within ``tolerance`` of the
     strategy's best and stays so at every larger size (an early spike that drops does not
-    count); where none holds (recall fell from its best and never came back), (None, best)."""
+    count); where none holds (the score fell from its best and never came back), (None, best)."""
     held = {}
     for name, values in results.items():
         scored = [(size, value) for size, value in zip(sizes, values) if value is not None]
