@@ -494,7 +494,7 @@ def test_the_explorer_opens_on_complete_answers_for_a_student_who_wrote_no_measu
         assert box.image.value[:4] == b"\x89PNG"
         lines = re.search(r"<pre class='card-sizes'[^>]*>(.*?)</pre>", box.summary.value, re.S)
         assert lines and "| prose |" in lines.group(1), box.summary.value
-        assert "why: complete answers held at" in lines.group(1), lines.group(1)
+        assert "why: share of complete answers held at" in lines.group(1), lines.group(1)
         for metric in ("recall", "precision", "IoU"):
             box.metric.value = metric
             assert box.summary.value.startswith(f"your {metric} function is not written yet")
@@ -507,11 +507,11 @@ def test_a_card_row_where_the_top_chunks_are_half_the_document_says_weak_evidenc
     held = {"fixed": (96, 1.0), "recursive": (32, 1.0), "structured": (48, 1.0)}
     shares = {"fixed": (2, 1.0), "recursive": (5, 0.3), "structured": (4, 0.5)}
     text = card_lines(held, 2, "prose", 0.25, {}, lambda name, size: shares[name],
-                      measure="complete answers")
+                      measure="share of complete answers")
     rows = {line.split(" chunks:")[0].split("|")[-1].strip(): line
             for line in text.splitlines() if line.startswith("| prose |")}
-    assert rows["fixed"].endswith("complete answers held at 1.00 from 96 tokens up, top 2 chunks "
-                                  "per question; weak evidence: the top 2 chunks are 100 % of the "
-                                  "document |"), rows["fixed"]
+    assert rows["fixed"].endswith(": share of complete answers held at 1.00 from 96 tokens up, "
+                                  "top 2 chunks per question; weak evidence: the top 2 chunks are "
+                                  "100 % of the document |"), rows["fixed"]
     assert "weak evidence: the top 2 chunks are 50 % of the document" in rows["structured"]
     assert "weak evidence" not in rows["recursive"], rows["recursive"]

@@ -45,7 +45,7 @@ def _summary(results: dict, sizes, metric: str, top: int | None = None,
     if rising:
         return (f"smallest size whose {RISING[metric]} holds (within {HOLDS} of its best at every "
                 "larger size): " + ", ".join(cells) + card_lines(held, top, content, overlap_share,
-                                                                below, share, metric))
+                                                                below, share, RISING[metric]))
     return f"best {metric}: " + ", ".join(cells)
 
 
