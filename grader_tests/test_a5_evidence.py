@@ -228,8 +228,10 @@ def test_explorer_redraws_quickly_and_reports_a_broken_metric():
     from course.lessons.evidence_explorer import evidence_explorer
     recall, precision, iou = _reference_metrics()
     box = evidence_explorer(recall, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS)})
-    assert "smallest size whose recall holds" in box.summary.value \
+    assert "smallest size whose share of complete answers holds" in box.summary.value \
         and box.image.value[:4] == b"\x89PNG"
+    box.metric.value = "recall"
+    assert "smallest size whose recall holds" in box.summary.value
     started = time.perf_counter()
     box.metric.value = "precision"
     assert time.perf_counter() - started < 0.5
@@ -242,10 +244,12 @@ def test_explorer_redraws_quickly_and_reports_a_broken_metric():
         raise NotImplementedError()
     box = evidence_explorer(broken, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS),
                                                      "mine": (POLICY, [("q w e", ["no such"])])})
-    assert "function failed" in box.summary.value
+    box.metric.value = "recall"
+    assert "your recall function failed" in box.summary.value
     box.document.value = "mine"
     assert "not in the document" in box.summary.value
     box = evidence_explorer(stub, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS)})
+    box.metric.value = "recall"
     assert box.summary.value.startswith("your recall function is not written yet")
 
 
@@ -257,6 +261,7 @@ def test_explorer_prints_the_size_that_holds_per_strategy_for_the_card():
     from course.lessons.evidence_explorer import evidence_explorer, sizes_for
     recall, precision, iou = _reference_metrics()
     box = evidence_explorer(recall, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS)}, k=2)
+    box.metric.value = "recall"  # (stretch) once 5.1 is written; the explorer opens on complete answers
     lines = re.search(r"<pre class='card-sizes'[^>]*>(.*?)</pre>", box.summary.value, re.S)
     assert lines, box.summary.value
     sizes = sizes_for(POLICY)
@@ -281,6 +286,7 @@ def test_explorer_says_how_much_of_the_document_the_top_chunks_are():
     from course.lessons.evidence_explorer import evidence_explorer, sizes_for
     recall, precision, iou = _reference_metrics()
     box = evidence_explorer(recall, precision, iou, {"policy": (POLICY, POLICY_QUESTIONS)}, k=2)
+    box.metric.value = "recall"
     text = re.sub("<[^>]+>", "", box.summary.value)
     sizes = sizes_for(POLICY)
     held = evidence.holding_sizes(
@@ -424,10 +430,88 @@ def test_each_given_set_gives_the_core_path_a_card_row_to_copy(name):
     recall, _, _ = _reference_metrics()
     text = real_docs.load(name).text
     sizes = sizes_for(text)
-    scores = {s: evidence.measure({"recall": recall}, chunker, text, real_docs.given_questions(name),
-                                  sizes, 2)["recall"]
-              for s, chunker in evidence.strategies(0.25).items()}
-    held = evidence.holding_sizes(scores, sizes)
-    best = max(max(v for v in values if v is not None) for values in scores.values())
-    assert any(size is not None and value >= best - evidence.HOLDS for size, value in held.values()), \
-        (name, held)
+    # the core path's given measure (issue 44), and recall once the stretch 5.1 is written
+    for measure in (evidence.complete_answers, recall):
+        scores = {s: evidence.measure({"m": measure}, chunker, text, real_docs.given_questions(name),
+                                      sizes, 2)["m"]
+                  for s, chunker in evidence.strategies(0.25).items()}
+        held = evidence.holding_sizes(scores, sizes)
+        best = max(max(v for v in values if v is not None) for values in scores.values())
+        assert any(size is not None and value >= best - evidence.HOLDS
+                   for size, value in held.values()), (name, measure.__name__, held)
+
+
+# --- the given measure (issue 44: the core path measures complete answers) -----------------
+
+@pytest.mark.parametrize("retrieved, evidence_spans, want, what", [
+    ([(0, 10)], [(2, 6)], 1.0, "whole: one chunk covers the one evidence span"),
+    ([(0, 10), (20, 40)], [(2, 6), (25, 30)], 0.0, "severed: each part whole, in different chunks"),
+    ([(0, 4)], [(2, 6)], 0.0, "lost: a part cut, no chunk holds it all"),
+    ([], [(2, 6)], 0.0, "nothing retrieved"),
+    ([(0, 12), (30, 40)], [(2, 6), (4, 10)], 1.0, "overlapping evidence parts, one chunk holds both"),
+    ([(0, 6), (4, 12)], [(2, 10)], 0.0, "overlapping chunks that hold the part only between them"),
+    ([(2, 7)], [(2, 6)], 1.0, "a chunk of one token more than the evidence"),
+    ([(3, 6)], [(2, 6)], 0.0, "a chunk of one token less than the evidence"),
+    ([(2, 6)], [(2, 6)], 1.0, "the chunk is exactly the evidence"),
+    ([[40, 60], (0, 30)], [[5, 9], (12, 20)], 1.0, "lists or tuples, any order"),
+])
+def test_complete_answers_is_one_when_one_retrieved_span_covers_every_evidence_span(
+        retrieved, evidence_spans, want, what):
+    got = evidence.complete_answers(retrieved, evidence_spans)
+    assert type(got) is float and got == want, what
+
+
+def test_complete_answers_is_no_graded_function_and_runs_in_the_measure():
+    """It is a question-level measure on spans, not A1's ``answerable`` (strings) or any
+    contract of the spec; ``measure`` averages it over the questions like the graded ones."""
+    from course.lessons.evidence_explorer import sizes_for
+    spec = (source_path(A5).parents[2] / "docs" / "lessons.md").read_text()
+    assert "complete_answers" not in " ".join(
+        c.source for c in nbformat.read(source_path(A5), as_version=4).cells
+        if c.metadata.get("nbgrader", {}).get("solution")), "a graded answer cell uses it"
+    assert "complete_answers" in spec  # documented as given, beside the graded contracts
+    sizes = sizes_for(POLICY)
+    fixed = evidence.measure({"complete": evidence.complete_answers}, evidence.strategies()["fixed"],
+                             POLICY, POLICY_QUESTIONS, sizes, k=2)["complete"]
+    assert all(0.0 <= v <= 1.0 for v in fixed) and fixed[-1] == 1.0, fixed
+    assert fixed[0] < fixed[-1], fixed
+
+
+def test_the_explorer_opens_on_complete_answers_for_a_student_who_wrote_no_measure():
+    """The core student: 5.1–5.3 never ran (None) or are stubs; the explorer opens on the given
+    measure, plots it and prints the card rows, and says "not written yet" for each measure of
+    the student's."""
+    import re
+    from course.lessons.evidence_explorer import evidence_explorer
+
+    def stub(retrieved, evidence):
+        raise NotImplementedError()
+    for recall in (None, stub):
+        box = evidence_explorer(recall, None, None, {"the lab's policy": (POLICY, POLICY_QUESTIONS)})
+        assert box.metric.value == "complete answers" and box.metric.options[0] == "complete answers"
+        assert box.summary.value.startswith("smallest size whose share of complete answers holds"), \
+            box.summary.value
+        assert box.image.value[:4] == b"\x89PNG"
+        lines = re.search(r"<pre class='card-sizes'[^>]*>(.*?)</pre>", box.summary.value, re.S)
+        assert lines and "| prose |" in lines.group(1), box.summary.value
+        assert "why: share of complete answers held at" in lines.group(1), lines.group(1)
+        for metric in ("recall", "precision", "IoU"):
+            box.metric.value = metric
+            assert box.summary.value.startswith(f"your {metric} function is not written yet")
+
+
+def test_a_card_row_where_the_top_chunks_are_half_the_document_says_weak_evidence():
+    """Round 10: Part 6 says to write "weak evidence" where the top chunks are half the document
+    or more, but the printed row's why did not say it; now the why itself does."""
+    from course.lessons.evidence_explorer import card_lines
+    held = {"fixed": (96, 1.0), "recursive": (32, 1.0), "structured": (48, 1.0)}
+    shares = {"fixed": (2, 1.0), "recursive": (5, 0.3), "structured": (4, 0.5)}
+    text = card_lines(held, 2, "prose", 0.25, {}, lambda name, size: shares[name],
+                      measure="share of complete answers")
+    rows = {line.split(" chunks:")[0].split("|")[-1].strip(): line
+            for line in text.splitlines() if line.startswith("| prose |")}
+    assert rows["fixed"].endswith(": share of complete answers held at 1.00 from 96 tokens up, "
+                                  "top 2 chunks per question; weak evidence: the top 2 chunks are "
+                                  "100 % of the document |"), rows["fixed"]
+    assert "weak evidence: the top 2 chunks are 50 % of the document" in rows["structured"]
+    assert "weak evidence" not in rows["recursive"], rows["recursive"]

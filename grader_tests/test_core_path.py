@@ -1,6 +1,5 @@
 """The lesson day's core path runs as its notebooks say: a student who writes only the core
-answers (assignment 3's predictions; assignment 5's document, ``evidence_recall``,
-questions and predictions) sees every core demonstration work on the course's given chunkers,
+answers (assignment 3's predictions; assignment 5's document, quiz, card and predictions) sees every core demonstration work on the course's given chunkers,
 not an error message."""
 import contextlib
 import io
@@ -216,9 +215,30 @@ def test_a_chunker_that_loops_is_stood_in_for_within_seconds(capsys):
 
 
 def test_assignment_5_core_path_measures_evidence_without_the_students_chunkers():
-    """The core path writes ``evidence_recall`` only: precision and IoU (5.2–5.3) are stretch,
-    and the explorer says so when the student switches to them, rather than an empty plot."""
-    written = {"doc_choice", "evidence_recall", "knowledge", "card_text"}
+    """Issue 44 (rounds 9-10: the core day at 153 and 156 minutes): the core path writes none
+    of the measures. 5.5 plots the given share of complete answers and prints the card rows;
+    recall, precision and IoU (5.1–5.3) are stretch, and the explorer says so when the student
+    switches to them, rather than an empty plot."""
+    written = {"doc_choice", "knowledge", "card_text"}
+    ns, printed, failed, stretch = run_core_path(A5, written)
+    assert failed == {}, failed
+    assert "test_evidence_recall" in _stretch_tests(A5)  # 5.1: Run All stops at its test
+    cells = nbformat.read(release_path(A5), as_version=4).cells
+    plot = next(c.source for c in cells if c.metadata.get("nbgrader", {}).get("grade_id") == "evidence_plot")
+    shown = eval(compile(plot, "evidence_plot", "eval"), ns)  # the cell as the core student runs it
+    assert ns["predicted_complete_as_chunks_grow"] == "rises"
+    box = shown.children[1]
+    assert box.metric.value == "complete answers" and box.image.value[:4] == b"\x89PNG"
+    for document in box.document.options:
+        box.document.value = document
+        summary = box.summary.value
+        assert summary.startswith("smallest size whose share of complete answers holds") \
+            and "⚠" not in summary and "<pre class='card-sizes'" in summary, summary[:300]
+        for metric in ("recall", "precision", "IoU"):
+            box.metric.value = metric
+            assert box.summary.value.startswith(f"your {metric} function is not written yet")
+        box.metric.value = "complete answers"
+    written = {"doc_choice", "evidence_recall", "knowledge", "card_text"}  # 5.1 written (stretch)
     ns, printed, failed, stretch = run_core_path(A5, written)
     assert failed == {}, failed
     # Issue 44: 5.4 is stretch; its shipped stub (an empty MY_QUESTIONS) runs, and 5.5 measures
@@ -239,12 +259,12 @@ def test_assignment_5_core_path_measures_evidence_without_the_students_chunkers(
     assert len(box.document.options) == 2
     for document in box.document.options:
         box.document.value = document
+        box.metric.value = "recall"
         assert box.summary.value.startswith("smallest size whose recall holds") \
             and "⚠" not in box.summary.value
         for metric in ("precision", "IoU"):
             box.metric.value = metric
             assert box.summary.value.startswith(f"your {metric} function is not written yet")
-        box.metric.value = "recall"
 
 
 def _stretch_tests(assignment) -> set[str]:
@@ -284,7 +304,7 @@ def test_assignment_5_intro_names_every_stop_of_run_all_on_the_core_path():
     intro = next(c.source for c, _ in cells if c.cell_type == "markdown")
     navigation = next(" ".join(p.split()) for p in intro.split("\n\n")
                       if "Run Selected Cell and All Below" in " ".join(p.split()))
-    written = {"doc_choice", "evidence_recall", "knowledge", "card_text"}
+    written = {"doc_choice", "knowledge", "card_text"}
     last_core = max(i for i, (cell, core) in enumerate(cells) if core and cell.cell_type == "code")
     namespace, stops, skipping, heading = {}, [], False, ""
     for index, (cell, core) in enumerate(cells[:last_core + 1]):
@@ -311,8 +331,9 @@ def test_assignment_5_intro_names_every_stop_of_run_all_on_the_core_path():
     # Run All stops at 5.2's failing test, so 5.3's stub never ran and the plot (core) raised
     # NameError for evidence_iou: the stops are the stretch 5.2's test and the card's stretch
     # families and rules (6.1, 6.4), each named, and the core path after each runs. Issue 44:
-    # the card's tables and code defaults (6.2b) are stretch, a stop of their own.
-    assert stops == [("test_evidence_precision", "5.2"), ("test_card_families", "6.1"),
+    # the card's tables and code defaults (6.2b) are stretch, a stop of their own. Issue 44
+    # (round 10): 5.1 is stretch too, so Run All stops at its test and goes on at 5.5.
+    assert stops == [("test_evidence_recall", "5.1"), ("test_card_families", "6.1"),
                      ("test_card_defaults_rules", "6.2b"), ("test_card_rules", "6.4")], stops
     assert "Part 2" not in navigation.split("come after")[0]
     for gid, heading in stops:
@@ -331,15 +352,17 @@ def test_assignment_5s_core_card_is_its_defaults_exhibit_and_file():
     assert card == {"test_card_families": "stretch", "test_card_defaults": "core",
                     "test_card_defaults_rules": "stretch", "test_card_exhibit": "core",
                     "test_card_rules": "stretch", "test_card_file": "core"}, card
-    # issue 44: 5.4 (test_my_questions) moved to stretch, so the core counts five test cells
-    assert sum(path == "core" for path in marked.values()) == 5 and marked["test_my_questions"] == "stretch"
+    # issue 44: 5.4 (test_my_questions) and then 5.1 (test_evidence_recall) moved to stretch, so
+    # the core counts four test cells: the quiz, the card's measured rows, exhibit and file
+    core = sum(path == "core" for path in marked.values())
+    assert core == 4 and marked["test_my_questions"] == marked["test_evidence_recall"] == "stretch"
     assert {"test_card_families", "test_card_defaults_rules", "test_card_rules"} <= _stretch_tests(A5)
-    assert '"core path: 5 of 5 test cells pass"' in " ".join(cells[-1].source.split())
+    assert f'"core path: {core} of {core} test cells pass"' in " ".join(cells[-1].source.split())
 
 
 def test_assignment_5_core_student_passes_6_2_with_two_defaults_rows(tmp_path, monkeypatch):
     """Issue 44: the card's core defaults (6.2) are the two rows Part 5 measured. The core-path
-    student above (the document, ``evidence_recall``, the quiz) with a card of only the prose and
+    student above (the document and the quiz) with a card of only the prose and
     markdown docs rows passes every core test cell; 6.2b (tables and code, stretch) says the
     rows are missing."""
     from course.lessons.course_check import is_test, paths
@@ -348,7 +371,7 @@ def test_assignment_5_core_student_passes_6_2_with_two_defaults_rows(tmp_path, m
     monkeypatch.chdir(tmp_path)  # no chunking_notes.md here: the card is CARD_TEXT
     answers = solutions(nbformat.read(source_path(A5), as_version=4))
     card = without_thumb_rows(COMPLETE)
-    written = {gid: answers[gid] for gid in ("doc_choice", "evidence_recall", "knowledge")}
+    written = {gid: answers[gid] for gid in ("doc_choice", "knowledge")}
     report = score_in_process(A5, {**written, "card_text": f"CARD_TEXT = {card!r}"}, blank=True)
     cells = nbformat.read(release_path(A5), as_version=4).cells
     core = {cell.metadata["nbgrader"]["grade_id"] for cell, path in zip(cells, paths(cells))
@@ -462,3 +485,16 @@ def test_assignment_5s_visible_card_checks_are_the_rubric_so_course_check_tells_
     assert results["test_card_defaults"] == results["test_card_exhibit"] == "pass", results
     for gid in ("test_card_families", "test_card_defaults_rules"):
         assert results[gid] != "pass", gid
+
+
+def test_assignment_5s_5_1_says_first_that_run_all_stops_there_on_the_core_path():
+    """Issue 44: 5.1 (``evidence_recall``) is stretch and its stub stops *Run All*; the first
+    line under its heading says so and where the core path goes on, as A3's Part 5 does."""
+    cells = nbformat.read(release_path(A5), as_version=4).cells
+    heading = next(c.source for c in cells if c.source.startswith("### 5.1 "))
+    first = " ".join(heading.split("\n\n")[1].split())
+    assert first.startswith("*Stretch (still graded, same points) · 14 min.*"), first
+    assert "On the core path, *Run All* stops here: go on at 5.5" in first, first
+    assert "evidence_recall(retrieved, evidence) -> float" in heading  # its contract is 5.1's own
+    part5 = next(c.source for c in cells if c.source.startswith("## Part 5 "))
+    assert "*Core path · 11 min*" in part5 and "evidence_recall" not in part5, part5

@@ -258,7 +258,7 @@ def test_a5_gives_the_rules_of_thumb_it_cites_and_picks_the_size_that_holds():
         assert "* **tables**:" in flat and "* **code**:" in flat, flat[:200]
         assert "0 % overlap" in flat and "tokens" in flat
     text = _text("05-own-docs-verdict")
-    assert "smallest size whose recall holds" in text
+    assert "smallest size whose share of complete answers holds" in text
     assert "reaches its best recall on your document: a size below it loses evidence" not in text
 
 

@@ -2,8 +2,9 @@
 document, and the token spans of the chunks the course retriever returns for them.
 
 A span is a half-open ``(start, end)`` range of token positions in the whole document, the
-unit Chroma's chunking evaluation scores in. The metrics themselves are the student's graded
-functions: ``measure`` and ``evidence_explorer`` take them as parameters.
+unit Chroma's chunking evaluation scores in. The token metrics (recall, precision, IoU) are
+the student's graded functions: ``measure`` and ``evidence_explorer`` take them as parameters.
+``complete_answers`` is given: the question-level measure the core path plots.
 """
 import bisect
 from statistics import mean
@@ -59,6 +60,14 @@ def retrieved_token_spans(document: str, chunks, question: str, k: int,
     return [spans[i] for i, _ in top_k(question, chunks, k) if spans[i] is not None]
 
 
+def complete_answers(retrieved, evidence) -> float:
+    """1.0 when one retrieved span covers every evidence span (``start <= a`` and ``b <= end``),
+    else 0.0: the spans as the graded measures take them; no evidence raises ValueError."""
+    if not evidence:
+        raise ValueError("a question without evidence has no answer to hold")
+    return float(any(all(start <= a and b <= end for a, b in evidence) for start, end in retrieved))
+
+
 def measure(metrics: dict, chunker, document: str, questions, sizes, k: int = 2) -> dict:
     """metric name -> [mean score over ``questions`` at each size], for one chunker
     ``chunker(document, size)``; a metric that fails, or no question, gives None at that size.
@@ -83,7 +92,7 @@ def measure(metrics: dict, chunker, document: str, questions, sizes, k: int = 2)
 
 def retrieved_share(chunker, document: str, questions, size: int, k: int = 2) -> tuple[int, float]:
     """(chunks at ``size``, mean share of the document's tokens the top ``k`` chunks cover per
-    question): on a short document recall can "hold" only because k chunks are most of it."""
+    question): on a short document a measure can "hold" only because k chunks are most of it."""
     tokens = TokenMap(document)
     chunks = chunker(document, size)
     total = len(tokens.starts) or 1
@@ -120,7 +129,7 @@ HOLDS = 0.05  # a score "holds" from a size on if no larger size falls more than
 def holding_sizes(results: dict, sizes, tolerance: float = HOLDS) -> dict:
     """strategy -> (size, score): the smallest size whose score is within ``tolerance`` of the
     strategy's best and stays so at every larger size (an early spike that drops does not
-    count); where none holds (recall fell from its best and never came back), (None, best)."""
+    count); where none holds (the score fell from its best and never came back), (None, best)."""
     held = {}
     for name, values in results.items():
         scored = [(size, value) for size, value in zip(sizes, values) if value is not None]

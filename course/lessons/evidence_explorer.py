@@ -1,5 +1,6 @@
-"""Assignment 5's evidence explorer: recall, precision or IoU against chunk size, one line per
-strategy, scored by the student's own metric functions on questions with known evidence."""
+"""Assignment 5's evidence explorer: the share of complete answers (given), or recall, precision
+or IoU (the student's own metric functions), against chunk size, one line per strategy, on
+questions with known evidence."""
 from html import escape
 
 import ipywidgets as widgets
@@ -9,12 +10,17 @@ from ._kit.palette import STRATEGY
 from ._kit.png import figure_png, figure_with_axes
 from ._kit.strategies import STRATEGIES
 from ._kit.wiring import wire
-from .evidence import HOLDS, best_sizes, holding_sizes, measure, retrieved_share, strategies
+from .evidence import (HOLDS, best_sizes, complete_answers, holding_sizes, measure,
+                       retrieved_share, strategies)
 from .stubs import not_written, not_written_yet
 from .tokens import count_tokens
 
 SIZES = (16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
-METRICS = ("recall", "precision", "IoU")
+COMPLETE = "complete answers"
+METRICS = (COMPLETE, "recall", "precision", "IoU")
+RISING = {COMPLETE: "share of complete answers", "recall": "recall"}  # measure -> its name in a
+# sentence: these rise as chunks grow, so the size to pick is where one holds
+WEAK = 0.5  # top chunks this share of the document or more: weak evidence for a default
 
 
 def sizes_for(document: str) -> list[int]:
@@ -26,25 +32,26 @@ def sizes_for(document: str) -> list[int]:
 
 def _summary(results: dict, sizes, metric: str, top: int | None = None,
              content: str = "prose", overlap_share: float = 0.25, share=None) -> str:
-    """Recall: the smallest size whose recall holds (an early spike is no size to pick);
-    precision and IoU, which fall as chunks grow: where each is best. ``share(name, size)``
-    gives (chunks, share of the document retrieved) for the recall lines."""
+    """Complete answers and recall, which rise as chunks grow: the smallest size whose measure
+    holds (an early spike is no size to pick); precision and IoU, which fall: where each is best.
+    ``share(name, size)`` gives (chunks, share of the document retrieved) for the card lines."""
     scores = {name: results[name][metric] for name in STRATEGIES}
-    held = holding_sizes(scores, sizes) if metric == "recall" else best_sizes(scores, sizes)
-    word = "from" if metric == "recall" else "at"
-    below = _below_best(held, scores) if metric == "recall" else {}
+    rising = metric in RISING
+    held = holding_sizes(scores, sizes) if rising else best_sizes(scores, sizes)
+    word = "from" if rising else "at"
+    below = _below_best(held, scores) if rising else {}
     cells = [_cell(name, held, scores[name], sizes, word, metric, below.get(name))
              for name in STRATEGIES]
-    if metric == "recall":
-        return (f"smallest size whose recall holds (within {HOLDS} of its best at every larger "
-                "size): " + ", ".join(cells) + card_lines(held, top, content, overlap_share,
-                                                          below, share))
+    if rising:
+        return (f"smallest size whose {RISING[metric]} holds (within {HOLDS} of its best at every "
+                "larger size): " + ", ".join(cells) + card_lines(held, top, content, overlap_share,
+                                                                below, share, RISING[metric]))
     return f"best {metric}: " + ", ".join(cells)
 
 
 def _below_best(held: dict, scores: dict) -> dict:
-    """strategy -> "below fixed's 1.00" for each plateau more than HOLDS under the best recall
-    any strategy reaches on this document: it holds, but at a recall another strategy beats."""
+    """strategy -> "below fixed's 1.00" for each plateau more than HOLDS under the best score
+    any strategy reaches on this document: it holds, but at a score another strategy beats."""
     peaks = {name: max(v for v in scores[name] if v is not None) for name in held}
     if not peaks:
         return {}
@@ -61,9 +68,10 @@ def _best_at(values, sizes) -> str:
 
 
 def _cell(name, held, values, sizes, word, metric, below: str | None = None) -> str:
-    """One strategy's part of the summary line; ``below`` names the better recall it misses."""
+    """One strategy's part of the summary line; ``below`` names the better score it misses."""
     if name not in held:
-        return f"{name}: no score (no question, or your {metric} function failed)"
+        owner = "the" if metric == COMPLETE else "your"
+        return f"{name}: no score (no question, or {owner} {metric} function failed)"
     size, value = held[name]
     if size is None:
         return (f"{name}: never held within {HOLDS} of its best (<b class='best-{name}'>"
@@ -81,27 +89,34 @@ def content_type(document_name: str) -> str:
 
 
 def card_lines(held: dict, top: int | None, content: str = "prose",
-               overlap_share: float = 0.25, below: dict | None = None, share=None) -> str:
-    """Per strategy, the size whose recall holds and a why, then the card's item-2 row for
+               overlap_share: float = 0.25, below: dict | None = None, share=None,
+               measure: str = "recall") -> str:
+    """Per strategy, the size whose ``measure`` holds and a why, then the card's item-2 row for
     ``content`` with that size and the overlap measured, its separator cell left for the
     student: the card takes its sizes from what was measured, not from taste. With ``share``,
-    each line says how much of the document the top chunks are at that size."""
+    each line says how much of the document the top chunks are at that size, and a row's why
+    says "weak evidence" where they are half the document or more."""
     lines = []
     for name in (name for name in STRATEGIES if name in held):
         size, value = held[name]
         if size is None:
-            lines.append(f"{name}: no size held (recall peaked at {value:.2f}, then fell): no line "
-                         "to copy; choose from the plot and write your own why")
+            lines.append(f"{name}: no size held ({measure} peaked at {value:.2f}, then fell): no "
+                         "line to copy; choose from the plot and write your own why")
             continue
-        covered = ""
+        covered = weak = ""
         if share is not None:
             chunks, part = share(name, size)
             covered = f" (top {top} of {chunks} chunks ≈ {round(part * 100)} % of the document)"
+            if part >= WEAK:
+                weak = (f"; weak evidence: the top {top} chunks are {round(part * 100)} % of "
+                        "the document")
         if name in (below or {}):
-            lines.append(f"{name}: no ready row: recall holds only at {value:.2f}, {below[name]}{covered}; "
-                         "pick another strategy, or choose from the plot and write your own why")
+            lines.append(f"{name}: no ready row: {measure} holds only at {value:.2f}, {below[name]}"
+                         f"{covered}; pick another strategy, or choose from the plot and write "
+                         "your own why")
             continue
-        why = f"recall held at {value:.2f} from {size} tokens up, top {top} chunks per question"
+        why = (f"{measure} held at {value:.2f} from {size} tokens up, top {top} chunks per "
+               f"question{weak}")
         overlap = round(overlap_share * 100) if name == "fixed" else 0
         lines.append(f"{name}: size {size} (tokens); why: {why}{covered}\n"
                      f"| {content} | {size} | {overlap} |  | {name} chunks: {why} |")
@@ -115,8 +130,11 @@ def card_lines(held: dict, top: int | None, content: str = "prose",
 def evidence_explorer(evidence_recall, evidence_precision, evidence_iou, documents: dict, *,
                       k: int = 2, overlap_share: float = 0.25):
     """``documents``: name -> (text, questions). The figure shows the chosen metric's mean over
-    the questions at each size for the three given chunkers; ``k`` chunks are retrieved."""
-    metrics = {"recall": evidence_recall, "precision": evidence_precision, "IoU": evidence_iou}
+    the questions at each size for the three given chunkers; ``k`` chunks are retrieved. It
+    opens on the share of complete answers (given); any of the student's three metrics may be
+    None (a stretch cell never run), and shows "not written yet" until written."""
+    metrics = {COMPLETE: complete_answers, "recall": evidence_recall,
+               "precision": evidence_precision, "IoU": evidence_iou}
     chunkers = strategies(overlap_share)
     cache = {}
 
@@ -129,7 +147,7 @@ def evidence_explorer(evidence_recall, evidence_precision, evidence_iou, documen
         return cache[name, top]
 
     document = widgets.Dropdown(options=list(documents), description="document")
-    metric = widgets.Dropdown(options=list(METRICS), value="recall", description="metric")
+    metric = widgets.Dropdown(options=list(METRICS), value=COMPLETE, description="metric")
     top = widgets.IntSlider(value=k, min=1, max=4, description="chunks (k)", continuous_update=False)
     summary = widgets.HTML()
     image = widgets.Image(format="png")
@@ -138,7 +156,7 @@ def evidence_explorer(evidence_recall, evidence_precision, evidence_iou, documen
     def redraw(change=None):
         ax.clear()
         chosen = metrics[metric.value]  # None: its stretch cell has not run yet
-        if chosen is None or not_written(chosen, [(0, 1)], [(0, 1)]):
+        if chosen is None or chosen is not complete_answers and not_written(chosen, [(0, 1)], [(0, 1)]):
             image.value = figure_png(figure, fast=True)
             summary.value = not_written_yet(f"your {metric.value} function")
             return
