@@ -100,6 +100,9 @@ def test_course_check_says_the_core_path_count_before_any_stretch_failure(tmp_pa
     lines = done.stdout.splitlines()
     assert done.returncode == 1 and lines[1].startswith("core path: 1 of 1 test cells pass"), lines
     assert [line[:16] for line in lines[2:4]] == ["✗ test_stretch_a", "✗ test_stretch_b"], lines
+    # round 11's walk: the last line, "2 of 3 test cells failed", alarmed a core student whose
+    # every failure was stretch: it says so
+    assert lines[-1].startswith("2 of 3 test cells failed, all stretch (expected on the core path"), lines
 
 
 def test_course_check_says_a_core_path_without_test_cells_before_the_stretch_failures():

@@ -126,7 +126,12 @@ def main(argv=None) -> int:
     for name, why in failed:
         print(f"✗ {name}: {why}")
     if failed:
-        print(f"{len(failed)} of {tests} test cells failed (the hidden tests run when you submit)")
+        core = {cell.metadata["nbgrader"].get("grade_id") for cell, on in zip(cells, paths(cells))
+                if is_test(cell) and on == "core"}
+        stretch_only = by_path and not core & {name for name, _ in failed}
+        print(f"{len(failed)} of {tests} test cells failed"
+              + (", all stretch (expected on the core path;" if stretch_only else " (")
+              + " the hidden tests run when you submit)")
         return 1
     print(f"✓ all {tests} visible test cells pass (the hidden tests run when you submit)")
     return 0
