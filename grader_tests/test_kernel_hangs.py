@@ -105,6 +105,10 @@ def course():
     with pytest.MonkeyPatch.context() as env:
         env.setenv("COURSE_STARTUP_TIMEOUT", str(STARTUP))
         env.setenv("COURSE_CELL_TIMEOUT", "10")
+        # The wrapper is a kernelspec's command, and only a cold start runs a command: a warm
+        # kernel is forked from its template for any kernelspec that declares itself the course's
+        # (as this copy does), whatever its argv (issue 45). Cold, as plain nbgrader starts them.
+        env.setenv("COURSE_WARM_KERNELS", "0")
         yield root
     shutil.rmtree(root, ignore_errors=True)
 

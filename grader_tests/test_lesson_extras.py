@@ -207,11 +207,17 @@ def test_notebook_ends_with_flashcards_and_go_deeper(assignment, kind):
 
 @pytest.mark.parametrize("kind", ["source", "release"])
 def test_first_notebook_shows_the_analogy_after_the_goals(kind):
+    """The picture comes early, before any code of the lesson; round 11's walk: after the day's
+    plan and the warm-up, since its technical telling lists the six stages the warm-up asks
+    for from memory."""
     assignment = ASSIGNMENTS[0]
     for path in notebooks(ROOT, assignment, kind):
         cells = nbformat.read(path, as_version=4).cells
         assert "You will be able to" in cells[0].source
-        assert cells[1].cell_type == "markdown" and "tearing the book" in cells[1].source.lower()
-        assert cells[2].cell_type == "code" and "analogy()" in cells[2].source
-        assert "nbgrader" not in cells[2].metadata
+        at = next(i for i, c in enumerate(cells) if "analogy()" in c.source)
+        assert cells[at].cell_type == "code" and "nbgrader" not in cells[at].metadata
+        assert cells[at - 1].cell_type == "markdown" and "tearing the book" in cells[at - 1].source.lower()
+        before = [c.source.split("\n")[0] for c in cells[1:at - 1]]
+        assert before[0].startswith("## Today's plan") and before[1].startswith("## Warm-up"), before
+        assert all(c.cell_type == "markdown" for c in cells[:at - 1]), before
         assert sum("analogy(" in c.source for c in cells) == 1
