@@ -50,18 +50,24 @@ def paths(cells) -> list[str | None]:
     return found
 
 
+def tests_on_paths(cells) -> dict[str, set[str]]:
+    """The grade ids of the test cells on the core path and on the stretch path."""
+    on = {"core": set(), "stretch": set()}
+    for cell, path in zip(cells, paths(cells)):
+        if is_test(cell) and path in on:
+            on[path].add(cell.metadata["nbgrader"].get("grade_id"))
+    return on
+
+
 def summary_by_path(cells, failed_ids: set[str]) -> str | None:
     """"core path: …; stretch: …" counts of failing test cells, or None if the notebook marks
     no part core (a core-path student then sees that stretch failures are expected). A core path
     with no test cell of its own is said so, not counted as 0 of 0: A3's runs and predicts (its
     predictions carry no points), A1's is reading with nothing to write."""
-    counts = {"core": [0, 0], "stretch": [0, 0]}
     marked = paths(cells)
-    for cell, path in zip(cells, marked):
-        if is_test(cell) and path in counts:
-            counts[path][1] += 1
-            counts[path][0] += cell.metadata["nbgrader"].get("grade_id") in failed_ids
-    (core_failed, core), (stretch_failed, stretch) = counts["core"], counts["stretch"]
+    on = tests_on_paths(cells)
+    core, stretch = len(on["core"]), len(on["stretch"])
+    core_failed, stretch_failed = len(on["core"] & failed_ids), len(on["stretch"] & failed_ids)
     stretch_line = (f"stretch: {stretch - stretch_failed} of {stretch} pass (stretch is graded, "
                     "not needed for the lesson day)")
     if core:
@@ -126,9 +132,7 @@ def main(argv=None) -> int:
     for name, why in failed:
         print(f"✗ {name}: {why}")
     if failed:
-        core = {cell.metadata["nbgrader"].get("grade_id") for cell, on in zip(cells, paths(cells))
-                if is_test(cell) and on == "core"}
-        stretch_only = by_path and not core & {name for name, _ in failed}
+        stretch_only = by_path and not tests_on_paths(cells)["core"] & {name for name, _ in failed}
         print(f"{len(failed)} of {tests} test cells failed"
               + (", all stretch (expected on the core path;" if stretch_only else " (")
               + " the hidden tests run when you submit)")
