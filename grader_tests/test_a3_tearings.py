@@ -374,13 +374,9 @@ def test_chunks_are_numbered_from_zero_everywhere_and_the_notebook_says_so_once(
             assert not re.search(r"enumerate\([^\n]*start=1", cell.source), cell.source
     # Demonstration 1's printout: its first chunk is chunk 0, and a repaired cut names the
     # chunk (a list index) that holds the sentence whole.
-    namespace = {"reveal_after": lambda *a, **k: None, "text_view": lambda *a, **k: None,
-                 "POLICY": POLICY}
-    for name in ("lab_fixed", "lab_recursive", "lab_structured"):
-        namespace[name] = lambda *a, **k: []
-    exec(cells[first_shown].source, namespace)
+    from course.lessons.boundary_damage import marked
     chunks = given_fixed(POLICY, 180, 40, length=len)
-    shown = namespace["marked"]("fixed", chunks).split("\n")
+    shown = marked(POLICY, "fixed", chunks).split("\n")
     assert shown[1].startswith("  0 | ") and shown[-2].startswith(f"  {len(chunks) - 1} | "), shown
     from course.lessons.boundary_damage import sentence_spans
     sentences = [" ".join(POLICY[s:e].split()) for s, e in sentence_spans(POLICY)]

@@ -3,6 +3,7 @@ answers (assignment 3's predictions; assignment 5's document, quiz, card and pre
 not an error message."""
 import contextlib
 import io
+import itertools
 import re
 
 import nbformat
@@ -142,6 +143,10 @@ def test_assignment_3_shows_the_fixed_windows_before_demonstration_3_asks_for_th
     # limit of 170, which the student could not see; each block's length is printed beside it
     for block in re.findall(r"(?s).+?(?:\n\n|\Z)", namespace["HR_LEAVE"]):
         assert f"block {len(block):>3} of 170" in after, block[:30]
+        # round 11: packing the lines meant adding their lengths up (7 minutes); where each line
+        # ends is printed, so the student reads where 170 falls
+        ends = list(itertools.accumulate(len(line) + 1 for line in block.rstrip("\n").split("\n")))
+        assert f"lines end at {', '.join(map(str, ends))}" in after, block[:30]
 
 
 def test_assignment_4s_stretch_code_follows_its_core_path():

@@ -104,9 +104,11 @@ def test_a3_fates_step5_recursive_top1_is_the_contractors_tail(a3):
         assert _answerable([chunks[best]], evidence) and "3.2 Contractors" in chunks[best]
         # Round 9's walk: the note quoted the path without its document title; it quotes it whole.
         assert f'chunk headed "{" > ".join(dicts[best]["heading_path"])}"' in text
-    assert "top-1 is chunk 4, the tail of the contractors' section" in text
-    # The stepper shows top-1 only: the note points at the table that shows the top 3 (walk 4).
-    assert "chunk 3 makes only the top 3 (the table above: recursive top-1 partial, top-3 complete)" in text
+    # The stepper's step 5 shows each strategy's top chunk only, and so does the note (round 12:
+    # the top-3 table left the core path with its reading).
+    assert ("top chunk is chunk 4, the tail of the contractors' section, not chunk 3 that holds "
+            "the answer") in text
+    assert "top 3" not in text[text.index("## Demonstration 3"):text.index("## Part 4")]
     assert "comes only third" not in text
     assert "the employees' section outranks it" not in text
 

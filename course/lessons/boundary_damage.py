@@ -8,7 +8,7 @@ whole in no chunk. Chunks may be strings or chunk dicts (their ``body``, else th
 import re
 from dataclasses import dataclass, field
 
-from ._kit.chunks import chunk_body, fenced_lines
+from ._kit.chunks import chunk_body, chunk_text, fenced_lines
 
 _SENTENCE = re.compile(r"\S.*?(?:[.!?](?=\s|$)|$)", re.S)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -119,3 +119,12 @@ def edge_marks(document: str, chunks) -> list[str]:
                        else f"✂ only part of {n}{held}")
         lines.append(f"whole: {', '.join(whole) or '—'}" + ("; " + "; ".join(cut) if cut else ""))
     return lines
+
+
+def marked(document: str, name: str, chunks) -> str:
+    """Demonstration 1's printout of one chunking: each chunk on one numbered line (⏎ is a line
+    break), then what it holds whole and what its edges cut (``edge_marks``)."""
+    lines = [f"=== {name}: {len(chunks)} chunks"]
+    for number, (chunk, marks) in enumerate(zip(chunks, edge_marks(document, chunks))):
+        lines += [f"  {number} | " + chunk_text(chunk).replace("\n", "⏎"), "         " + marks]
+    return "\n".join(lines)

@@ -8,6 +8,7 @@ words are the course's glossary (assignment 1). A step shows where each part lan
 the fate for the student to name; only a ``severed`` the student wrote (graded, so the course
 ships none that works) adds its verdict beside.
 """
+import re
 from html import escape
 
 import ipywidgets as widgets
@@ -143,3 +144,24 @@ def fates_stepper(chunk_fixed, chunk_recursive, chunk_structured, severed, judge
 
     return wire(widgets.VBox([widgets.HBox([play, slider]), view]), redraw, [slider],
                 slider=slider, view=view, results=results)
+
+
+def before_the_fates(document: str, chunk_fixed, size: int, overlap: int) -> str:
+    """Demonstration 3's printout before its prediction: the document, each of ``chunk_fixed``'s
+    windows on its own line, and each block's length beside ``size`` with where each of its
+    lines ends, so predicting the three fates is reading, not arithmetic. No fate is named."""
+    out = [document, "", f"The fixed windows at size {size}, overlap {overlap} (⏎ is a line break; "
+           "each line is one window):"]
+    out += [f"  {number} |{chunk_text(window).replace(chr(10), '⏎')}|"
+            for number, window in enumerate(chunk_fixed(document, size, overlap))]
+    out += ["", f"Each block between blank lines: its length (blank line included) beside the limit "
+            f"{size}, its body's (the heading line aside), and where each of its lines ends "
+            "(line breaks included):"]
+    for block in re.findall(r"(?s).+?(?:\n\n|\Z)", document):
+        ends, at = [], 0
+        for line in block.rstrip("\n").split("\n"):
+            at += len(line) + 1
+            ends.append(at)
+        out.append(f"  {block.split(chr(10))[0][:22]:<22} block {len(block):>3} of {size} · body "
+                   f"{len(block) - ends[0]:>3} · lines end at {', '.join(map(str, ends))}")
+    return "\n".join(out)
