@@ -12,7 +12,8 @@ import pytest
 from course.grading.submissions import solutions
 from harness import release_path, source_path
 
-A3, A4, A5 = "03-three-tearings", "04-table-rescue", "05-own-docs-verdict"
+A1, A3, A4, A5 = ("01-packing-by-hand", "03-three-tearings", "04-table-rescue",
+                  "05-own-docs-verdict")
 
 
 def cells_on_paths(assignment):
@@ -503,3 +504,19 @@ def test_assignment_5s_5_1_says_first_that_run_all_stops_there_on_the_core_path(
     assert "evidence_recall(retrieved, evidence) -> float" in heading  # its contract is 5.1's own
     part5 = next(c.source for c in cells if c.source.startswith("## Part 5 "))
     assert "*Core path · 11 min*" in part5 and "evidence_recall" not in part5, part5
+
+
+@pytest.mark.parametrize("assignment", [A1, A3, A4, A5])
+def test_the_core_path_ends_with_a_line_that_says_so(assignment):
+    """Round 12: both walkers read each notebook's "Done means" (150–270 words, mostly the
+    stretch checklist) to learn that the core path was over. The last core cell says it, after
+    every core code cell and before the first stretch one."""
+    cells = list(cells_on_paths(assignment))
+    last_core = max(i for i, (cell, core) in enumerate(cells) if core and cell.cell_type == "code")
+    ends = [i for i, (cell, core) in enumerate(cells) if core and cell.cell_type == "markdown"
+            and re.search(r"\*\*That is (assignment \d's|the day's) core path\.\*\*", cell.source)]
+    assert len(ends) == 1, ends
+    first_stretch = next((i for i, (cell, core) in enumerate(cells)
+                          if i > ends[0] and not core and cell.cell_type == "code"), len(cells))
+    assert last_core < ends[0] < first_stretch, (last_core, ends, first_stretch)
+    assert "stretch" in cells[ends[0]][0].source.split("core path.**")[1]
