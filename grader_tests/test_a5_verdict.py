@@ -692,6 +692,13 @@ def test_exhibit_explorer_prints_item_3_as_the_card_checks_it():
     card = decision_card.parse_card(template.replace(section, unescape(lines.group(1)) + "\n\n"))
     assert card.exhibit.size == sizes[0] and card.exhibit.chunk
     assert decision_card.exhibit_problems(card, fixed, POLICY, LAB_QUERIES) == []
+    # Round 12's walker pasted the printed lines below the template's own (its "size = ?", its
+    # empty "question:" and its empty fence): the card holds one exhibit, and it passes.
+    below = template.replace("## 4.", unescape(lines.group(1)) + "\n\n## 4.")
+    card = decision_card.parse_card(below)
+    assert (card.exhibit.size, card.exhibit.overlap) == (sizes[0], 40) and card.exhibit.chunk
+    assert card.exhibit.question and "```" not in card.exhibit.question, card.exhibit.question
+    assert decision_card.exhibit_problems(card, fixed, POLICY, LAB_QUERIES) == []
 
 # --- the source notebook runs clean, top to bottom ------------------------------------------
 

@@ -392,14 +392,15 @@ def _exhibit(text: str | None) -> Exhibit:
     exhibit = Exhibit()
     if text is None:
         return exhibit
-    blocks = code_fences(text, closed_only=True)
-    if blocks:
-        start, end = blocks[0]
-        exhibit.chunk = "\n".join(text[start:end].split("\n")[1:-1])
+    # the first filled block and line: a student may paste below the template's empty ones
+    pasted = ["\n".join(text[start:end].split("\n")[1:-1])
+              for start, end in code_fences(text, closed_only=True)]
+    if pasted:
+        exhibit.chunk = next((chunk for chunk in pasted if chunk.strip()), pasted[0])
     rest = _outside_fences(text)
-    size = re.search(rf"\bsize\s*[=:]\s*({_NUMBER})", rest, re.I)
-    overlap = re.search(rf"\boverlap\s*[=:]\s*({_NUMBER})", rest, re.I)
-    question = re.search(r"question\s*[=:]\s*(.+)", rest, re.I)
+    size = re.search(rf"\bsize[ \t]*[=:][ \t]*({_NUMBER})", rest, re.I)
+    overlap = re.search(rf"\boverlap[ \t]*[=:][ \t]*({_NUMBER})", rest, re.I)
+    question = re.search(r"question[ \t]*[=:][ \t]*(\S.*)", rest, re.I)
     exhibit.size = int(numbers(size.group(1))[0]) if size else None
     exhibit.overlap = int(numbers(overlap.group(1))[0]) if overlap else None
     exhibit.question = question.group(1).strip().strip("`\"'") if question else ""
