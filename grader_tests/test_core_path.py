@@ -503,7 +503,7 @@ def test_assignment_5s_5_1_says_first_that_run_all_stops_there_on_the_core_path(
     assert "On the core path, *Run All* stops here: go on at 5.5" in first, first
     assert "evidence_recall(retrieved, evidence) -> float" in heading  # its contract is 5.1's own
     part5 = next(c.source for c in cells if c.source.startswith("## Part 5 "))
-    assert "*Core path · 11 min*" in part5 and "evidence_recall" not in part5, part5
+    assert re.search(r"\*Core path · \d+ min\*", part5) and "evidence_recall" not in part5, part5
 
 
 @pytest.mark.parametrize("assignment", [A1, A3, A4, A5])

@@ -31,6 +31,8 @@ CAUGHT = {  # mistake -> (assignment, its wrong answers, the visible test, words
     # its ✓ said "max_rows < 1 raises" when range(0, n, 0) raised by accident
     "table-no-value-error": (A4, a4_tables.WRONG, "test_chunk_table_inputs", "an empty table"),
     "table-value-error-too-late": (A4, a4_tables.WRONG, "test_chunk_table_inputs", "an empty table"),
+    # round 13's blind student: a delimiter test without the contract's "at least one -"
+    "table-delimiter-needs-no-dash": (A4, a4_tables.WRONG, "test_chunk_table_header", "no '-'"),
     # round 4's blind student: the worked example had no overlapping evidence spans
     "recall-counts-per-evidence-span": (A5, a5_evidence.WRONG, "test_evidence_recall", "count once"),
     "recall-evidence-lengths-summed": (A5, a5_evidence.WRONG, "test_evidence_recall", "count once"),

@@ -188,6 +188,9 @@ def is_table_line(line):
                                          _table(group='"\\n".join((head if i == 0 else []) + rows[i:i + max_rows])')),
     "table-delimiter-counted-as-data": ("the delimiter row is taken for a data row",
                                        _table(has_delim="False")),
+    "table-delimiter-needs-no-dash": (
+        "a second line of only pipes and spaces (no '-') is taken for a delimiter row",
+        _table(has_delim='len(lines) > 1 and set(lines[1].strip()) <= set("|-: ")')),
     "table-delimiter-not-repeated": ("the header is repeated but its delimiter row only in the first group",
                                      _table(group='"\\n".join((head if i == 0 else head[:1]) + rows[i:i + max_rows])')),
     "table-one-row-short": ("groups of max_rows - 1 rows",
