@@ -338,9 +338,10 @@ def test_assignment_5_intro_names_every_stop_of_run_all_on_the_core_path():
     # NameError for evidence_iou: the stops are the stretch 5.2's test and the card's stretch
     # families and rules (6.1, 6.4), each named, and the core path after each runs. Issue 44:
     # the card's tables and code defaults (6.2b) are stretch, a stop of their own. Issue 44
-    # (round 10): 5.1 is stretch too, so Run All stops at its test and goes on at 5.5.
-    assert stops == [("test_evidence_recall", "5.1"), ("test_card_families", "6.1"),
-                     ("test_card_defaults_rules", "6.2b"), ("test_card_rules", "6.4")], stops
+    # (round 10): 5.1 is stretch too, so Run All stops at its test and goes on at 5.5. Round 13:
+    # three stops inside the card cost a walker two minutes; the card's stretch checks (6.1,
+    # 6.2b, 6.4) follow the core path's end, so the card runs through.
+    assert stops == [("test_evidence_recall", "5.1")], stops
     assert "Part 2" not in navigation.split("come after")[0]
     for gid, heading in stops:
         assert heading in navigation, f"Run All stops at {gid} ({heading}), not named: {navigation[:200]}"
