@@ -213,3 +213,13 @@ def test_a4_contract_states_assignment_3s_fence_rule():
     contract = next(c.source for c in nbformat.read(release_path(A4), as_version=4).cells
                     if c.source.startswith("### The contract (14 points)"))
     assert "**at most three** spaces" in contract and "`~~~`" in contract and "**same** three" in contract
+
+
+def test_q2s_reveal_reads_its_answer_off_the_chunks():
+    """Round 14: the reveal's answer was typed into the notebook; it is read off the chunks."""
+    from course.lessons.table_explorer import alone_with_its_row
+    header, row = "Region | Breakfast | Dinner", "APAC | 12 | 40"
+    apart = alone_with_its_row(["intro\n" + header, "US | 20 | 50\n" + row], row, header)
+    together = alone_with_its_row([header + "\n" + row], row, header)
+    assert "the course's answer is False" in apart and "another chunk" in apart
+    assert "the course's answer is True" in together and "in this chunk too" in together

@@ -434,3 +434,29 @@ def test_part_6_does_not_say_what_180_40_severs_before_asking_it():
     said = [i for i, c in enumerate(cells[:ask]) if re.search(
         r"180\s*/\s*40\D{0,40}\b(nothing|no answer|none)\b[^.]{0,30}sever", c.source, re.I)]
     assert not said, f"cells {said} say what 180/40 severs before cell {ask} asks it"
+
+
+# --- a reveal computes its answer --------------------------------------------------------------
+
+TYPED_ANSWER = re.compile(r"answer is:? *(?:True|False|[A-Da-d]\b|\d|[\"'])")
+
+
+def typed_answers(cells) -> list[str]:
+    """Code cells whose source states an answer ("the course's answer is False"): a student
+    reads a cell's code before running it, so a reveal must work its answer out at run time."""
+    return [f"cell {i}: {m.group(0)!r}" for i, cell in enumerate(cells) if cell.cell_type == "code"
+            for m in TYPED_ANSWER.finditer(cell.source)]
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_no_code_cell_types_its_answer(assignment):
+    """Round 14's walker read A4's Q2 reveal cell, right under the answer cell: its source said
+    "the course's answer is False" before the student committed."""
+    for path in notebooks(ROOT, assignment, "release"):
+        cells = nbformat.read(path, as_version=4).cells
+        assert not typed_answers(cells), f"{path.name}: {typed_answers(cells)}"
+
+
+def test_the_typed_answer_check_would_catch_a_leak():
+    cell = nbformat.v4.new_code_cell('text_view("nothing here says which: the course\'s answer is False.")')
+    assert typed_answers([cell])

@@ -30,10 +30,10 @@ def _answer_functions(cells):
 _PART_ROW = re.compile(r"^\|\s*(.+?)\s*\|\s*(\d+)\s*\|\s*(core|stretch|optional)\b", re.M)
 _PLAN_ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*(.+?)\s*\|\s*(below|assignment \d)\s*\|", re.M)
 # minutes: the lesson plans about two hours, a careful student's core path as blind walkers
-# measure it (docs/lessons.md keeps each round); round 13's two walkers gave 133 and 135 and
-# the notebooks state their mean per part, 2 h 12 (132). The bound keeps a stated day within
+# measure it (docs/lessons.md keeps each round); round 14's two walkers gave 131 and 125 and
+# the notebooks state their mean per part, 2 h 8 (128). The bound keeps a stated day within
 # reach of the lesson page's: a notebook whose core grows past it needs a cut, not a new number.
-CORE_DAY = (105, 135)
+CORE_DAY = (105, 130)
 
 
 def minutes_by_path(assignment) -> dict[str, int]:

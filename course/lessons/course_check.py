@@ -134,8 +134,8 @@ def main(argv=None) -> int:
     if failed:
         stretch_only = by_path and not tests_on_paths(cells)["core"] & {name for name, _ in failed}
         print(f"{len(failed)} of {tests} test cells failed"
-              + (", all stretch (expected on the core path;" if stretch_only else " (")
-              + " the hidden tests run when you submit)")
+              + (", all stretch (expected on the core path; " if stretch_only else " (")
+              + "the hidden tests run when you submit)")
         return 1
     print(f"✓ all {tests} visible test cells pass (the hidden tests run when you submit)")
     return 0

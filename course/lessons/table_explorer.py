@@ -245,3 +245,15 @@ def retrieval_side_by_side(query, strategies: dict) -> widgets.HTML:
             f"<p>{verdict}</p></div>")
     return widgets.HTML(f"<p>Query: <b>{escape(query.text)}</b></p>"
                         f"<div style='display:flex;gap:16px'>{''.join(columns)}</div>")
+
+
+def alone_with_its_row(chunks, row: str, header: str) -> str:
+    """A4's Q2 reveal: all the model gets, the chunk holding ``row``, and whether it holds the
+    ``header`` that says what the row's numbers mean (the answer is read off the chunks)."""
+    chunk = next(chunk for chunk in chunks if row in chunk)
+    enough = header in chunk
+    where = ("is in this chunk too" if enough
+             else "is in another chunk, so nothing here says\nwhich number is which")
+    return (f"All the model gets, the chunk with the row {row!r}:\n\n{chunk}\n\n"
+            f"The header row {header!r} {where}: the course's answer is {enough}. Part 3 repeats "
+            "the header in\nevery row group for exactly this reason.")
