@@ -2,8 +2,8 @@
 release/ earn full marks, in process and through the real autograder.
 
 ``grader_tests/implementations/blind/aN.py`` holds three students per assignment, written from
-the release notebooks alone; ``aN_round2.py`` to ``aN_round13.py`` more, each written later by
-another session after the texts changed (rounds 5 to 13 wrote the core path's cells only; the
+the release notebooks alone; ``aN_round2.py`` to ``aN_round14.py`` more, each written later by
+another session after the texts changed (rounds 5 to 14 wrote the core path's cells only; the
 rest is the reference's). A student whose reading a later, clearer contract ruled out is
 listed in that file's ``SUPERSEDED`` with the tests the old reading fails: it must fail exactly
 those, so the clarified sentence is the only thing between it and full marks.
@@ -19,7 +19,7 @@ from course.lessons.course_check import is_test, paths
 from harness import (autograde, graded_cells, release_path, score_in_process, source_path,
                      submission)
 
-LATER_ROUNDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+LATER_ROUNDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 ASSIGNMENTS = {1: "01-packing-by-hand", 2: "02-overlap-math", 3: "03-three-tearings",
                4: "04-table-rescue", 6: "06-semantic-chunking"}
 
