@@ -10,6 +10,7 @@ ships none that works) adds its verdict beside.
 """
 import re
 from html import escape
+from itertools import accumulate
 
 import ipywidgets as widgets
 
@@ -158,10 +159,7 @@ def before_the_fates(document: str, chunk_fixed, size: int, overlap: int) -> str
             f"{size}, its body's (the heading line aside), and where each of its lines ends "
             "(line breaks included):"]
     for block in re.findall(r"(?s).+?(?:\n\n|\Z)", document):
-        ends, at = [], 0
-        for line in block.rstrip("\n").split("\n"):
-            at += len(line) + 1
-            ends.append(at)
+        ends = list(accumulate(len(line) + 1 for line in block.rstrip("\n").split("\n")))
         out.append(f"  {block.split(chr(10))[0][:22]:<22} block {len(block):>3} of {size} · body "
                    f"{len(block) - ends[0]:>3} · lines end at {', '.join(map(str, ends))}")
     return "\n".join(out)
